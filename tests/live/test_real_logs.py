@@ -1758,6 +1758,24 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
     ("startup-spacy-issue3166-v2-cli-defaults-then-itn-table-header-no-row-yet.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    # json.dumps(indent=2) of each epoch's metrics, one key a line: each dict read as the one record it prints, a record an
+    # epoch (the ranking metrics are the training batches', no evaluation)
+    ("generic-rax-flax-example-json-dumps-indent-2-epochs-1-3-loss-ranking-metrics.log", T0, "end",
+     "epoch 3 · no timing", "measuring",
+     {"step": 3, "total_steps": None, "step_unit": "epoch", "loss": 370.13616943359375, "step_seconds": None, "eval": None,
+      "finished": False}),
+    # sockeye's Speedometer behind its ``[INFO:sockeye.training] `` prefix: its tokens and updates a second named by the unit
+    # after each figure (the updates' inverse the step's time), never the updates as tokens
+    ("generic-sockeye-issue706-speedometer-batches-2700-3050-tokens-updates-perplexity-accuracy.log", T0, "end",
+     "epoch 0 · 3050 in the epoch · …", "measuring",
+     {"step": 3050, "total_steps": None, "loss": None, "step_seconds": 1 / 6.30, "tokens_per_second": 36824.90,
+      "data": epoch(0.0), "figures": {"samples_per_second": 1094.56}, "eval": None}),
+    # sockeye's verbose prefix dates each line (a colon between its date and its time): the clock's 4.58k steps/h beside
+    # the printed 1.29 updates/s
+    ("generic-sockeye-issue664-dated-colon-prefix-speedometer-batches-3150-3500-tab-separated.log", T0, "end",
+     "epoch 0 · 3500 in the epoch · 7.0M tok/h", "training",
+     {"step": 3500, "total_steps": None, "loss": None, "step_seconds": 1 / 1.29, "tokens_per_second": 1977.78,
+      "steps_per_hour": 350 / 275 * 3600, "data": epoch(0.0), "figures": {"samples_per_second": 58.56}, "eval": None}),
 ]  # fmt: skip
 
 
@@ -2265,6 +2283,11 @@ GENERIC_READ = {
     "generic-ludwig-issue138-epochs-4-5-colab-bars-box-tables-rating-loss-accuracy-hits-at-k.log":
         "step, epoch, loss, step time, elapsed, ETA, eval",
     "generic-turicreate-issue1640-activity-classifier-ascii-table-iterations-1-10-closed-by-bottom-rule.log": "step, loss, elapsed",
+    "generic-rax-flax-example-json-dumps-indent-2-epochs-1-3-loss-ranking-metrics.log": "step, epoch, loss",
+    "generic-sockeye-issue706-speedometer-batches-2700-3050-tokens-updates-perplexity-accuracy.log":
+        "step, epoch, step time, tok/s",
+    "generic-sockeye-issue664-dated-colon-prefix-speedometer-batches-3150-3500-tab-separated.log":
+        "step, epoch, step time, tok/s",
 }  # fmt: skip
 
 

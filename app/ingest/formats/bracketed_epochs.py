@@ -11,6 +11,10 @@ and Gluon loops copy the shape with their own figures, a group of them often wri
 one pair of parentheses and the values in the next (Optim_Hopenet's ``Epoch[087] Batch[449/478] Speed: 526.21
 samples/sec, Loss:(pitch, yaw, roll)/(6.754, 3.166, 5.652)``, its ``Epoch[087] train: MAE:(…)/(…), Cost=229 sec``).
 
+sockeye (MXNet) prints the same Speedometer with its tokens and updates a second after the samples (``Epoch[0] Batch [3000]
+Speed: 154.75 samples/sec 8548.68 tokens/sec 1.60 updates/sec  perplexity=38.275190``) and leads its checkpoint's own lines
+with it (``Checkpoint [3]  Validation-perplexity=19.245108``), as MXNet leads an epoch's.
+
 A batch's record is given back as the grammar's ``name: value`` pairs: the epoch, the batch in it (the last of a
 ``[0-20]`` range; its total where printed), the samples a second, each member of a tuple under its own name (a loss
 tuple's members are parts, none the model's one loss: their sum is not printed and not made up). An epoch's own line is
@@ -30,11 +34,19 @@ from .grammar import normalise
 # The epoch in brackets leading the record (``Iter[0]`` in MXNet's oldest Speedometer, ``Iteration[0]`` on the epoch's
 # lines of its ``FeedForward.fit``).
 _EPOCH = re.compile(r"(?:Epoch|Iteration|Iter)\[\s*(\d{1,6})\]\s?")
+# sockeye's checkpoint leading its own lines after the batches (``Checkpoint [3]  Validation-perplexity=19.245108``), as
+# an epoch leads MXNet's: a validation's figures of the checkpoint, which the last batch reached.
+_CHECKPOINT = re.compile(r"Checkpoint \[(\d{1,6})\]\s{1,4}")
 # The batch of the epoch: ``Batch [100]``, ``Batch[449/478]``, a range of batches ``Batch [0-20]`` (its last one).
 _BATCH = re.compile(r"Batch\s?\[\s*(?:\d{1,12}-)?(\d{1,12})(?:/(\d{1,12}))?\]\s*")
 # gluon-cv's training scripts: ``[Epoch 0][Batch 99], Speed: 81.676 samples/sec, CrossEntropy=6.699, SmoothL1=2.947``.
 _GLUON_LEAD = re.compile(r"\[Epoch (\d{1,6})\]\s?\[Batch (\d{1,12})(?:/(\d{1,12}))?\],?\s*")
 _SPEED = re.compile(rf"Speed:\s?({NUM})\s?samples/sec,?\s*")
+# sockeye's Speedometer goes on with the tokens and the updates a second (``Speed: 154.75 samples/sec 8548.68 tokens/sec
+# 1.60 updates/sec``); a figure a terminal's width broke keeps the two spaces the wrap left inside it (awslabs/sockeye#694's
+# paste: ``8548.6  8 tokens/sec``, which is 8548.68): no figure, never its tail (8) nor its head (8548.6).
+_UNIT_RATE = re.compile(rf"({NUM})(?P<broken> {{2}}[\d.]+)?\s?(tokens|updates)/sec,?\s*")
+_UNIT_RATE_NAMES = {"tokens": "tokens/s", "updates": "ups"}  # (``ups``: updates a second, as fairseq names them)
 # A named tuple: ``Loss:(pitch, yaw, roll)/(6.754, 3.166, 5.652)``.
 _TUPLE = re.compile(r"([A-Za-z][\w-]{0,30}):\s?\(([^()]{1,300})\)/\(([^()]{1,300})\),?\s*")
 # An epoch's line: MXNet's ``Train-accuracy=…``, ``Validation-accuracy=…``, ``Time cost=…``; a loop's ``train: …``/``val  : …``.
@@ -54,6 +66,8 @@ def is_bracketed(s: str) -> bool:
     """Whether the record leads with its epoch in brackets."""
     if s[:7] == "[Epoch ":
         return _GLUON_LEAD.match(s) is not None
+    if s[:11] == "Checkpoint ":
+        return _CHECKPOINT.match(s) is not None
     return s[:1] in "EI" and _EPOCH.match(s) is not None
 
 
@@ -74,7 +88,12 @@ def batch_record(s: str) -> str | None:
     speed = _SPEED.search(rest)
     if speed is not None:
         pieces.append(f"samples/sec: {speed.group(1)}")
-        rest = rest[: speed.start()] + rest[speed.end():]
+        end = speed.end()
+        while (rate := _UNIT_RATE.match(rest, end)) is not None:
+            if rate.group("broken") is None:
+                pieces.append(f"{_UNIT_RATE_NAMES[rate.group(3)]}: {rate.group(1)}")
+            end = rate.end()
+        rest = rest[: speed.start()] + rest[end:]
     for name, value in _tuple_members(rest):
         pieces.append(f"{name}: {value}")
     rest = _TUPLE.sub("", rest).replace("\t", " | ").strip(" ,|")
@@ -105,7 +124,7 @@ def round_end(s: str) -> int | None:
 def epoch_record(s: str) -> list[Named] | None:
     """An epoch's own line (no batch) as its classed figures: its time, its validation's figures; None when the
     line is no such record (the list is empty for one whose figures are all the training's)."""
-    epoch = _EPOCH.match(s)
+    epoch = _EPOCH.match(s) or _CHECKPOINT.match(s)
     if epoch is None or _BATCH.match(s, epoch.end()) is not None:
         return None
     rest = s[epoch.end():]

@@ -265,6 +265,7 @@ _EVAL_LOSS_OVER = re.compile(
     rf"(?i)(?:^|[\s\]])(?:mean |average |avg )?(test|val|valid|validation|eval|evaluation) loss of \d{{1,9}} [a-z]{{1,20}}"
     rf"\s?[:=]\s?({NUM})\.?$")
 _JSON_STATS = "json_stats: "  # Detectron's (Caffe2) training stats, one JSON record a logging period
+_DETECTRON_QUEUE = '"mb_qsize": '  # (Detectron's utils/training_stats.py logs its minibatch queue's size in every record)
 _EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+['\"]?\w")
 # An evaluation named as the record's stage after its position, its figures after the colon (icefall's ``Epoch 1,
 # validation: loss=8.6, simple_loss=6.902, …``)
@@ -1131,6 +1132,8 @@ class GenericParser(StepLines[_Line]):
         stats = s.startswith(_JSON_STATS)
         if stats:
             s = s[len(_JSON_STATS):]  # Detectron's ``json_stats: {…}``: a JSON record (its ``time`` and ``mem`` below)
+        elif s[:1] == "{" and _DETECTRON_QUEUE in s:
+            stats = True  # (the same record pasted without its lead: ``mb_qsize``, its loader's queue, is Detectron's own key)
         if s.startswith("{"):
             if not s.endswith("}"):
                 return (Kind.PARTIAL if s.startswith(('{"', "{'")) else Kind.OTHER), None

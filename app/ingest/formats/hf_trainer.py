@@ -164,6 +164,10 @@ class HfTrainerParser(EmitLines):
         """The lines, once the first has said whether the file is a ``trainer_state.json``."""
         return self._documents(lines)
 
+    def joins_dicts(self) -> bool:
+        """Not inside a ``trainer_state.json``: its document reader takes its lines as written."""
+        return not self._state
+
     def whole_line(self, raw: str, events: list[Event]) -> bool:
         """A ``trainer_state.json``'s line, read by its document reader (hf_state.py)."""
         if self._state and raw.strip() and not JSON_LINE.match(raw):

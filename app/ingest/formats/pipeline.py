@@ -13,7 +13,8 @@ A batch of lines goes through the same steps whoever printed them:
 3. a launcher's or logger's prefix gives the line its time and rank (``LineTimes``, prefix.py);
 4. each ``\\r`` redraw is read on its own; two records run into one line are split (the parser's
    ``glued`` starts, or its own ``pieces``);
-5. a record a logger wrapped onto lines indented under its message (rich's handler wraps at the
+5. a dict of figures printed one key a line is the one line it prints (``joined_dicts``, spread_dicts.py:
+   bounded and exact, else every line as printed); a record a logger wrapped onto lines indented under its message (rich's handler wraps at the
    terminal's width) is one line again (``continued``: bounded, and never a traceback's own
    indentation, which no prefix starts); the wrap joiner re-joins what a terminal wrapped and holds a record that may go on
    (``WrapJoiner``, fields.py); the parser's ``classify`` says what each piece is;
@@ -40,6 +41,7 @@ from .fields import MAX_LINE_CHARS, Kind, WrapJoiner, clean, finite, next_plain,
 from .paste import maybe_pasted, unpasted
 from .prefix import LineTimes, PrefixReader, dated
 from .shapes import RUN_COLUMNS, UsualLine
+from .spread_dicts import dict_end, joined_dicts
 
 R = TypeVar("R")
 Emit = Callable[[], list[Event]]
@@ -192,6 +194,10 @@ class StepLines(Generic[R]):
         """The lines as the parser reads them (a first line may say what the file is)."""
         return lines
 
+    def joins_dicts(self) -> bool:
+        """Whether a dict printed one key a line is read as the one line it prints (spread_dicts.py)."""
+        return True
+
     def died(self) -> list[Event]:
         """The line just read ended the run (crash.py): what the parser held until it knew."""
         return []
@@ -207,7 +213,7 @@ class StepLines(Generic[R]):
         """Parse lines in log order; end with a ``Tick`` when a line carried a time."""
         events: list[Event] = []
         self._begin()
-        self._read(continued(self.source_lines(lines)), events)
+        self._read(continued(joined_dicts(self.source_lines(lines), self.joins_dicts)), events)
         return self._end(events)
 
     def _read(self, lines: Iterable[str], events: list[Event]) -> None:
@@ -391,8 +397,10 @@ class StepLines(Generic[R]):
                 end = i + 1
                 while end < count and not marks[end] and lines[end][:1] == " " and end - i <= MAX_CONTINUED_LINES:
                     end += 1  # (what ``continued`` may join to it)
+                if self.joins_dicts():
+                    end = max(end, dict_end(lines, i))  # (a dict printed one key a line: ``joined_dicts``)
                 events: list[Event] = []
-                self._read(continued(lines[i:end]), events)
+                self._read(continued(joined_dicts(lines[i:end], self.joins_dicts)), events)
                 items.extend(events)
                 i = end
                 continue

@@ -65,6 +65,9 @@ _MD = re.compile(rf"\[?(\d\d)(-)(\d\d) {_CLOCK}\]?|\[(\d\d)(/)(\d\d) {_CLOCK}(?=
 _TIME_OF_DAY = re.compile(rf"{_CLOCK}:?(?= )|\[(\d\d):(\d\d):(\d\d)[.,](\d{{3,9}})\](?= )")
 # absl/glog: level letter, month, day, time, thread id, file:line].
 _GLOG = re.compile(rf"[IWEF](\d\d)(\d\d) {_CLOCK}\s+\d+ [^\]\s]{{1,120}}\] ")
+# sockeye's own record: its time, level, logger and function in one bracket, parted by colons (``[%(asctime)s:%(levelname)s:
+# %(name)s:%(funcName)s] ``, datefmt ``%Y-%m-%d:%H:%M:%S``: ``[2019-03-17:14:36:36:INFO:sockeye.training:__call__] ``).
+_COLON_DATED = re.compile(rf"\[(\d{{4}})-(\d\d)-(\d\d):{_CLOCK}:{_LEVEL}:[\w.<>-]{{1,120}}:[\w<>]{{1,120}}\] ")
 # HF's explicit format: ``[INFO|trainer.py:2048] 2024-05-01 12:00:00,123 >> ``.
 _HF_EXPLICIT = re.compile(rf"\[{_LEVEL}\|[^\]]{{1,120}}\] ")
 _HF_ARROWS = re.compile(r"\s*>> ")
@@ -93,7 +96,8 @@ _RECORD_FIELD = re.compile(
 _FIGURED_FIELD = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?[:=]\s?\d")
 # Python logging's default format (``basicConfig``): ``INFO:__main__:``.
 # NeMo's Lightning records: ``[INFO     | pytorch_lightning.utilities.rank_zero]: ``.
-_LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?|\[{_LEVEL} *\| *[\w.<>-]{{1,120}}\]:\s?")
+# sockeye's ``[%(levelname)s:%(name)s] %(message)s``: ``[INFO:sockeye.training] ``.
+_LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?|\[{_LEVEL} *\| *[\w.<>-]{{1,120}}\]:\s?|\[{_LEVEL}:[\w.<>-]{{1,120}}\] ")
 # torchrun's ``[rank0]:``/``[default0]:``, mpirun's ``[1,0]<stdout>:``, Lightning's ``[rank: 0] ``.
 # A rank or worker named bare before a separator (``rank 1 | ``, ``worker 3: ``); DeepSpeed's and Megatron's
 # ``[Rank 0] `` leading the line (``print_rank_0``'s, and ``log_dist``'s once its logging fields are off).
@@ -235,6 +239,9 @@ class PrefixReader:
         if m is not None:
             month, day = int(m.group(1)), int(m.group(2))
             return self._yearless(month, day, m, 3), m.end()
+        m = _COLON_DATED.match(line, pos) if line.startswith("[", pos) else None
+        if m is not None:
+            return self._local(int(m.group(1)), int(m.group(2)), int(m.group(3)), m, 4), m.end()
         m = _ISO.match(line, pos) or _ISO_DASHED.match(line, pos)
         if m is not None:
             at = self._iso_time(m)

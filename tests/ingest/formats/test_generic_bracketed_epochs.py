@@ -4,7 +4,7 @@
 samples a second, a named tuple's members each under its name (a loss tuple's are parts, none the one loss), the epoch's
 time, the validation's figures.
 
-Real: apache/mxnet issue #4900, BigDeviltjj/mxnet-cornernet issue #1, FX-STAR/Optim_Hopenet issue #3, gluon-cv's
+Real: apache/mxnet issue #4900, awslabs/sockeye issues #706 and #664, BigDeviltjj/mxnet-cornernet issue #1, FX-STAR/Optim_Hopenet issue #3, gluon-cv's
 ``[Epoch 3][Batch 11499], LR: …, Speed: …, ObjLoss=…`` (sufeidechabei/gluon-mobilenet-yolov3 issue #11, dmlc/gluon-cv issue #506)
 (tests/data/real, their headers; their snapshots in tests/live/test_real_logs.py). Composed: lines whose reading is worked out by hand.
 """
@@ -12,6 +12,8 @@ Real: apache/mxnet issue #4900, BigDeviltjj/mxnet-cornernet issue #1, FX-STAR/Op
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from app.ingest.formats.bracketed_epochs import batch_record, epoch_record, speed_named
 from app.ingest.formats.classes import Kin, Named
@@ -119,3 +121,45 @@ def test_early_feedforward_batches_are_the_epoch_its_iteration_lines_end() -> No
         "Iteration[0] Train-accuracy=0.184423", "Iteration[0] Time cost=342.269", "Iteration[0] Validation-accuracy=0.279757",
         "Batch [200]\tSpeed: 142.65 samples/sec"])]
     assert got == [(200, None), (400, 0.0), (200, 1.0)]
+def test_sockeye_s_speedometer_names_each_throughput_by_its_unit() -> None:
+    # awslabs/sockeye issue #706's record: the tokens and the updates a second after the samples a second
+    assert batch_record("Epoch[0] Batch [3050]   Speed: 1094.56 samples/sec 36824.90 tokens/sec 6.30 updates/sec "
+                        "perplexity=306.464540   accuracy=0.223189") == (
+        "epoch: 0 | batch: 3050 | samples/sec: 1094.56 | tokens/s: 36824.90 | ups: 6.30 | "
+        "perplexity=306.464540   accuracy=0.223189")
+
+
+@pytest.mark.parametrize(("speed", "kept"), [
+    ("154.75 samples/sec 8548.6  8 tokens/sec 1.60 updates/sec", "samples/sec: 154.75 | ups: 1.60"),
+    ("154.75 samples/sec 8548.68 tokens/sec 1.  60 updates/sec", "samples/sec: 154.75 | tokens/s: 8548.68"),
+])
+def test_a_figure_a_terminal_s_width_broke_is_no_figure(speed: str, kept: str) -> None:
+    # the wrap leaves two spaces inside the number (8548.6  8 is 8548.68): neither its head nor its tail is read
+    assert batch_record(f"Epoch[0] Batch [3000]   Speed: {speed}   perplexity=38.275190") == (
+        f"epoch: 0 | batch: 3000 | {kept} | perplexity=38.275190")
+
+
+def test_sockeye_s_checkpoint_lines_give_its_validation() -> None:
+    assert epoch_record("Checkpoint [3]  Validation-perplexity=19.245108") == [
+        Named(Kin.EVAL, "val perplexity", 19.245108, "Validation-perplexity")]
+    assert epoch_record("Checkpoint [3]  Train-perplexity=38.275190") == []
+    assert epoch_record("Checkpoint [3]  Updates=3000 Epoch=0 Samples=315607 Time-cost=698.434 Updates/sec=1.432") is None
+
+
+def test_composed_sockeye_checkpoint_with_a_broken_figure(tmp_path: Path) -> None:
+    # awslabs/sockeye issue #706's lines, the last one's tokens a second broken as a terminal's width breaks it, then its
+    # checkpoint's lines (sockeye prints them so: ``Checkpoint [N]  Train-perplexity=…``, ``Validation-perplexity=…``)
+    lines = [
+        ("[INFO:sockeye.training] Epoch[0] Batch [2950]   Speed: 1403.56 samples/sec 37229.08 tokens/sec 6.23 updates/sec "
+         "perplexity=319.220110   accuracy=0.219384"),
+        ("[INFO:sockeye.training] Epoch[0] Batch [3000]   Speed: 1194.45 samples/sec 37001.8  6 tokens/sec 6.24 updates/sec "
+         "perplexity=312.760530   accuracy=0.221292"),
+        "[INFO:sockeye.training] Checkpoint [3]  Train-perplexity=312.760530",
+        "[INFO:sockeye.training] Checkpoint [3]  Validation-perplexity=250.123456",
+    ]
+    data = read_cold(tmp_path, lines)
+    training = data["training"]
+    assert (training["step"], training["step_seconds"]) == (3000, pytest.approx(1 / 6.24))
+    assert training["tokens_per_second"] is None  # the broken figure's: never 6 nor 37001.8
+    assert training["figures"]["samples_per_second"] == 1194.45
+    assert training["eval"] == {"val_perplexity": {"value": 250.123456, "step": None}}

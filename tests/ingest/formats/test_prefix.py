@@ -95,6 +95,10 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     ("I0501 12:00:00.250100 47836397217664 tf_logging.py:115] 2024-05-01 12:00:00.250000: ", MAY_1 + 0.25, None),
     ("[2024-05-01 12:00:00,250|tensorflow|INFO]: 2024-05-01 12:00:00.250000: ", MAY_1 + 0.25, None),
     ("[2024-05-01 12:00:00,123|tensorflow|INFO]: ", MAY_1 + 0.123, None),
+    # sockeye's two formats (awslabs/sockeye issues 706 and 664): ``[%(levelname)s:%(name)s] ``, and its verbose one with the
+    # time, level, logger and function in one bracket parted by colons (datefmt ``%Y-%m-%d:%H:%M:%S``)
+    ("[INFO:sockeye.training] ", None, None),
+    ("[2024-05-01:12:00:00:INFO:sockeye.training:__call__] ", MAY_1, None),
 ]
 
 
