@@ -662,6 +662,10 @@ REAL_FORMATS = {
     "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "generic",
     "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
         "generic",
+    "stopself-lightgbm-boosting-benchmarks-higgs-cli-2016-finish-train-after-iteration-500.log": "generic",
+    "stopself-lightgbm-boosting-benchmarks-higgs-cli-2020-finished-training-after-iteration-500.log": "generic",
+    "stopself-wandb-dstack-verl-run-summary-alone-training-global-step-435.log": "generic",
+    "stopself-wandb-berkeley-drl-hw4-grpo-closing-uploading-history-steps-48-51.log": "generic",
 }
 
 

@@ -1666,6 +1666,20 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 3/4 · 300 in the epoch · no timing", "measuring",
      {"step": 300, "loss": 0.5854791402816772, "step_seconds": None, "data": epoch(3.0),
       "eval": {"test_accuracy": {"value": 0.8434, "step": None}}}),
+    # LightGBM's CLI saying its training is over behind its own name and level, in 2016's words and later ones: done
+    # (its lines print the held-out AUC and the time so far, no training loss or step line)
+    ("stopself-lightgbm-boosting-benchmarks-higgs-cli-2016-finish-train-after-iteration-500.log", T0, "end",
+     "done · no step line", "done", {"step": None, "loss": None, "crash": None, "finished": True}),
+    ("stopself-lightgbm-boosting-benchmarks-higgs-cli-2020-finished-training-after-iteration-500.log", T0, "end",
+     "done · no step line", "done", {"step": None, "loss": None, "crash": None, "finished": True}),
+    # wandb's closing lines alone: the run's last step as they name it (verl's summary row ``training/global_step 435``;
+    # the history wandb uploads as the run finishes, ``steps 48-51``), said to come from them
+    ("stopself-wandb-dstack-verl-run-summary-alone-training-global-step-435.log", T0, "end",
+     "done at step 435 (as the run's closing lines say)", "done",
+     {"step": 435, "step_said": "the run's closing lines", "total_steps": None, "step_seconds": None, "crash": None}),
+    ("stopself-wandb-berkeley-drl-hw4-grpo-closing-uploading-history-steps-48-51.log", T0, "end",
+     "done at step 51 (as the run's closing lines say)", "done",
+     {"step": 51, "step_said": "the run's closing lines", "loss": None, "step_seconds": None, "crash": None}),
 ]  # fmt: skip
 
 
