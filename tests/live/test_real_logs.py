@@ -1680,6 +1680,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("stopself-wandb-berkeley-drl-hw4-grpo-closing-uploading-history-steps-48-51.log", T0, "end",
      "done at step 51 (as the run's closing lines say)", "done",
      {"step": 51, "step_said": "the run's closing lines", "loss": None, "step_seconds": None, "crash": None}),
+    # TFLearn's TermLogger, a step's record on two lines: ``iter: 4045/4045`` the epoch's samples, no step or total;
+    # the second line's epoch and validation figures the step's (its ``acc`` the training's)
+    ("generic-tflearn-issue1065-termlogger-step-256-epoch-4-val-loss-val-acc-iter-4045-of-4045.log", T0, T0,
+     "step 256 · …", "measuring",
+     {"step": 256, "total_steps": None, "loss": 0.07474, "data": epoch(4.0),
+      "eval": {"val_loss": {"value": 0.00234, "step": 256}, "val_acc": {"value": 1.0, "step": 256}}}),
+    ("generic-tflearn-pannous-speech-number-classifier-comment-step-544-epoch-34-iter-0-of-1000.log", T0, T0,
+     "step 544 · …", "measuring", {"step": 544, "total_steps": None, "loss": 0.15866, "data": epoch(34.0), "eval": None}),
 ]  # fmt: skip
 
 
@@ -2172,6 +2180,9 @@ GENERIC_READ = {
     "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "step, loss, lr",
     "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
         "step, epoch, loss, eval",
+    "generic-tflearn-issue1065-termlogger-step-256-epoch-4-val-loss-val-acc-iter-4045-of-4045.log":
+        "step, epoch, loss, eval",
+    "generic-tflearn-pannous-speech-number-classifier-comment-step-544-epoch-34-iter-0-of-1000.log": "step, epoch, loss",
 }  # fmt: skip
 
 
