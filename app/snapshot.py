@@ -311,7 +311,8 @@ class TrainingView:
     # such as ``image``), ``pass`` for a pass's count; else None (and absent from the JSON). step_word says it.
     step_unit: str | None = None
     # Where ``step`` comes from when no step line was read: ``"the crash's own words"`` (detectron2's ``… NaN at
-    # iteration=2137!``); else None (and absent from the JSON).
+    # iteration=2137!``), ``"the run's closing lines"`` (wandb's summary row ``training/global_step 435``); else None
+    # (and absent from the JSON).
     step_said: str | None = None
 
     def evaluation(self, name: str) -> EvalView | None:
@@ -347,7 +348,7 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
     if view.step_unit is None:
         del data["step_unit"]  # only a log whose lines are epochs carries one
     if view.step_said is None:
-        del data["step_said"]  # only a crash's own position, with no step line read, carries one
+        del data["step_said"]  # only a position a crash or the run's closing lines name, no step line read, has one
     if view.step is None:
         # Before a first step the object has always carried the collaboration last: readers of old
         # reports compare it as written.

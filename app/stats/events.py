@@ -407,6 +407,9 @@ class StageEnd:
     # The same end as the one before, its summary now longer (a block of one figure a line, read a row at a time):
     # its summary is the end's, in place of what the one before said.
     amends: bool = False
+    # The run's last step, as its closing lines name it (wandb's: its summary's ``global_step`` row, the last step of
+    # the history it uploads as the run finishes); None where they name none.
+    step: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -680,6 +680,12 @@ REAL_FORMATS = {
     "generic-rax-flax-example-json-dumps-indent-2-epochs-1-3-loss-ranking-metrics.log": "generic",
     "generic-sockeye-issue706-speedometer-batches-2700-3050-tokens-updates-perplexity-accuracy.log": "generic",
     "generic-sockeye-issue664-dated-colon-prefix-speedometer-batches-3150-3500-tab-separated.log": "generic",
+    "stopself-lightgbm-boosting-benchmarks-higgs-cli-2016-finish-train-after-iteration-500.log": "generic",
+    "stopself-lightgbm-boosting-benchmarks-higgs-cli-2020-finished-training-after-iteration-500.log": "generic",
+    "stopself-wandb-dstack-verl-run-summary-alone-training-global-step-435.log": "generic",
+    "stopself-wandb-berkeley-drl-hw4-grpo-closing-uploading-history-steps-48-51.log": "generic",
+    "generic-tflearn-issue1065-termlogger-step-256-epoch-4-val-loss-val-acc-iter-4045-of-4045.log": "generic",
+    "generic-tflearn-pannous-speech-number-classifier-comment-step-544-epoch-34-iter-0-of-1000.log": "generic",
 }
 
 

@@ -1776,6 +1776,28 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 0 · 3500 in the epoch · 7.0M tok/h", "training",
      {"step": 3500, "total_steps": None, "loss": None, "step_seconds": 1 / 1.29, "tokens_per_second": 1977.78,
       "steps_per_hour": 350 / 275 * 3600, "data": epoch(0.0), "figures": {"samples_per_second": 58.56}, "eval": None}),
+    # LightGBM's CLI saying its training is over behind its own name and level, in 2016's words and later ones: done
+    # (its lines print the held-out AUC and the time so far, no training loss or step line)
+    ("stopself-lightgbm-boosting-benchmarks-higgs-cli-2016-finish-train-after-iteration-500.log", T0, "end",
+     "done · no step line", "done", {"step": None, "loss": None, "crash": None, "finished": True}),
+    ("stopself-lightgbm-boosting-benchmarks-higgs-cli-2020-finished-training-after-iteration-500.log", T0, "end",
+     "done · no step line", "done", {"step": None, "loss": None, "crash": None, "finished": True}),
+    # wandb's closing lines alone: the run's last step as they name it (verl's summary row ``training/global_step 435``;
+    # the history wandb uploads as the run finishes, ``steps 48-51``), said to come from them
+    ("stopself-wandb-dstack-verl-run-summary-alone-training-global-step-435.log", T0, "end",
+     "done at step 435 (as the run's closing lines say)", "done",
+     {"step": 435, "step_said": "the run's closing lines", "total_steps": None, "step_seconds": None, "crash": None}),
+    ("stopself-wandb-berkeley-drl-hw4-grpo-closing-uploading-history-steps-48-51.log", T0, "end",
+     "done at step 51 (as the run's closing lines say)", "done",
+     {"step": 51, "step_said": "the run's closing lines", "loss": None, "step_seconds": None, "crash": None}),
+    # TFLearn's TermLogger, a step's record on two lines: ``iter: 4045/4045`` the epoch's samples, no step or total;
+    # the second line's epoch and validation figures the step's (its ``acc`` the training's)
+    ("generic-tflearn-issue1065-termlogger-step-256-epoch-4-val-loss-val-acc-iter-4045-of-4045.log", T0, T0,
+     "step 256 · …", "measuring",
+     {"step": 256, "total_steps": None, "loss": 0.07474, "data": epoch(4.0),
+      "eval": {"val_loss": {"value": 0.00234, "step": 256}, "val_acc": {"value": 1.0, "step": 256}}}),
+    ("generic-tflearn-pannous-speech-number-classifier-comment-step-544-epoch-34-iter-0-of-1000.log", T0, T0,
+     "step 544 · …", "measuring", {"step": 544, "total_steps": None, "loss": 0.15866, "data": epoch(34.0), "eval": None}),
 ]  # fmt: skip
 
 
@@ -2288,6 +2310,9 @@ GENERIC_READ = {
         "step, epoch, step time, tok/s",
     "generic-sockeye-issue664-dated-colon-prefix-speedometer-batches-3150-3500-tab-separated.log":
         "step, epoch, step time, tok/s",
+    "generic-tflearn-issue1065-termlogger-step-256-epoch-4-val-loss-val-acc-iter-4045-of-4045.log":
+        "step, epoch, loss, eval",
+    "generic-tflearn-pannous-speech-number-classifier-comment-step-544-epoch-34-iter-0-of-1000.log": "step, epoch, loss",
 }  # fmt: skip
 
 

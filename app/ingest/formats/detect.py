@@ -156,7 +156,9 @@ def _run_health(lines: Sequence[str]) -> bool:
     words that its training stopped (AllenNLP's ``Ran out of patience.  Stopping training.`` and its
     metrics, with no epoch line left in the paste). Any step trainer can print them, so the generic
     reader takes such a log (a launcher's output alone). So do a run's closing summary that names its final figures
-    (``Final train loss: 3.076997``, wandb's run summary with its losses: summaries.py), a finished run's paste."""
+    (``Final train loss: 3.076997``, wandb's run summary with its losses: summaries.py), a finished run's paste, and
+    closing lines that name the run's last step (wandb's ``uploading history steps 54-54``, its summary's
+    ``global_step``)."""
     from ...stats.events import RunCrashed, StageEnd, StepSkipped
     from .crash import CrashWatch
     from .endings import stops_training
@@ -167,12 +169,13 @@ def _run_health(lines: Sequence[str]) -> bool:
         for event in watch.see(line):
             if isinstance(event, (RunCrashed, StepSkipped)) or (
                 isinstance(event, StageEnd) and event.said and event.summary is not None
-                and stops_training(event.summary)
+                and (stops_training(event.summary) or event.step is not None)
             ):
                 return True
     if any(isinstance(event, RunCrashed) for event in watch.cut_traceback()):  # (a caught error raised again)
         return True
-    return any(isinstance(event, StageEnd) and event.summary is not None and names_figures(event.summary)
+    return any(isinstance(event, StageEnd) and event.summary is not None
+               and (names_figures(event.summary) or event.step is not None)
                for _, events in watch.summaries(0) for event in events)
 
 

@@ -6,7 +6,8 @@ A trainer that stops itself says so, in its own words and language, and what com
 Ultralytics' ``EarlyStopping: Training stopped early …``), training complete (``Training complete.``, ``训练完成``,
 Lightning's ``Trainer.fit stopped: max_steps=1000 reached``, PyTorch-Ignite's launcher's ``End of run``), its final weights saved, wandb's
 closing block (``wandb: Run summary:``, ``wandb: Synced 5 W&B file(s)``, ``View run NAME at: …``,
-``Find logs at: …``; its opening ``View run at`` has no name), a shell prompt come back
+``Find logs at: …``; its opening ``View run at`` has no name; ``wandb: uploading history steps 54-54, summary``, which
+names the last step it logged), a shell prompt come back
 (``user@host:~/dir$``), an IDE's ``Process finished with exit code 0``, the script turning to generate its
 sample (``Generating...`` alone on its line), detectron2's timer summing the loop up (``Overall training speed: 298 iterations
 in 0:06:13 (1.2533 s / it)``). Each is read as a
@@ -59,6 +60,9 @@ _ENDED = re.compile(
     # detectron2's IterationTimer, once the loop is over (also after a failed step: a crash before it comes first)
     r"|overall training speed: \d+ iterations? in\b"
     r"|did not meet early stopping\b"  # LightGBM: every planned round trained, then its best one
+    # LightGBM's CLI once its last iteration is done, behind its own name and level (2016's ``[LightGBM] [Info] Finish
+    # train``, later ``[LightGBM] [Info] Finished training``)
+    r"|\[LightGBM\] \[Info\] finish(?:ed)? train(?:ing)?[.!]*$"
     # TF Estimator's ``train()`` returning (``Loss for final step: 0.79459095.``) and TPUEstimator's loop closing
     # after it (``training_loop marked as finished``; also printed just before a captured error is re-raised, whose
     # traceback then comes after it and wins)
@@ -77,6 +81,9 @@ _WANDB_END = re.compile(
     r"^(?:wandb: )?\W{0,4}(?:Run summary:|Run history:|Synced \d+ W&B file|View run \S.{0,200} at: "
     r"|Find logs at: |Waiting for W&B process to finish|You can sync this run to the cloud)"
 )
+# wandb uploading the run's history as the run finishes (``wandb: uploading history steps 54-54, summary``): the
+# run's end, the last of the steps it logged named.
+_WANDB_HISTORY = re.compile(r"^(?:wandb: )?uploading history steps \d{1,12}-(\d{1,12})\b")
 # The shell is back: its prompt (``(venv) user@host:~/dir$``, a command after it or not), or an IDE's exit.
 _PROMPT = re.compile(r"^(?:\([\w.-]+\) ?)?[\w.-]+@[\w.-]+:[^\s$#]*[$#](?: .*)?$|^Process finished with exit code 0$")
 # Only a save of the model: the end once the next step is overdue; a checkpoint's, a best model's, or one
@@ -93,6 +100,9 @@ def ending(message: str) -> StageEnd | None:
     """``message`` (a line's text, its prefixes peeled) as the run's said end, or None."""
     if _EARLY.match(message):
         return StageEnd(None, summary=_clip(message), said=True, early=True)
+    history = _WANDB_HISTORY.match(message) if message[:1] in "wu" else None
+    if history is not None:
+        return StageEnd(None, summary=_clip(message), said=True, step=int(history.group(1)))
     if _ENDED.match(message) or _WANDB_END.match(message) or _PROMPT.match(message) or _GENERATING.match(message):
         return StageEnd(None, summary=_clip(message), said=True)
     if _SAVED.match(message) and not _MIDRUN_SAVE.search(message):

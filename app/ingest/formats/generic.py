@@ -487,6 +487,9 @@ class GenericParser(StepLines[_Line]):
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
         self._last: tuple[int, float | None] | None = None
+        self._pieces_read = 0  # the pieces of lines classified so far (which step line was read just before)
+        # (its position's name, its loss, the piece it was read at) of the last step line, for the record's second line
+        self._record_line: tuple[str, float, int] | None = None
         self._logged = 0  # a loop's bare loss prints read so far, in a log that numbers no step (scalar_prints.py)
         self._prose: _ProseRecord | None = None  # the logged record of figures written in prose under way
         self._checkpoint_at: tuple[int, int] | None = None  # (epoch, global step) Lightning's last checkpoint line named
@@ -515,7 +518,8 @@ class GenericParser(StepLines[_Line]):
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
         self._box: list[str] = []  # the cells of a box-drawn table's rows since its last border
         self._split_columns: list[str] = []  # a box-drawn table of figures by data split: its header's names
-        # A step came from a block of one figure a line (a logger's table): no sentence reads so, one is a log's
+        # A step came from a block of one figure a line (a logger's table), or from a record that went on to a second
+        # line (TFLearn's): no sentence reads so, one is a log's
         self.block_steps = False
         self._dashed: list[str] = []  # a table's names, read from the header above its rule of dash runs (spaCy)
         self._above = ""  # the line before this one (a rule of dash runs names its header's columns by it)
@@ -561,6 +565,7 @@ class GenericParser(StepLines[_Line]):
 
     def classify(self, text: str) -> tuple[Kind, _Line | None]:
         """What a piece of any trainer's line says: a step, an evaluation, an end, a pause, a total."""
+        self._pieces_read += 1
         if self._tagged.step is None and not tagged(text):
             return self._classify_piece(text)
         held, record = self._tagged.line(text)
@@ -1976,6 +1981,36 @@ class GenericParser(StepLines[_Line]):
         epoch = _first(line.readings, Field.EPOCH)
         return epoch is not None and full[0].epoch is not None and epoch.value == full[0].epoch
 
+    def _second_line(self, line: _Line, position: Reading | None, loss: Reading | None, readings: list[Reading],
+                     events: list[Event]) -> bool:
+        """The second line of the step record read just before it, when it is one: the same loss printed again under
+        another counter whose count is not the step's (TFLearn's TermLogger: ``Training Step: 8  | total loss: 2.03040``
+        then ``| Adam | epoch: 001 | loss: 2.03040 - acc: 0.2720 -- iter: 00512/55000``, its ``iter`` the samples the
+        epoch has gone through of its 55000). That counter counts the epoch's data, no step, and its total is no run's
+        length; the line's epoch and its evaluation's figures (``val_loss: 1.42485 - val_acc: 0.5097``) are the step's."""
+        record = self._record_line
+        if (record is None or position is None or loss is None or self._last is None or position.field is not Field.STEP
+                or position.total is None or record[2] != self._pieces_read - 1 or position.name == record[0]
+                or loss.value != record[1] or int(position.value) == self._last[0]):
+            return False
+        self._record_line = None
+        self.block_steps = True
+        step = self._last[0]
+        epoch = _first(readings, Field.EPOCH)
+        held = self._held_step(events)
+        if epoch is not None and held is not None and held[1].epoch is None:
+            events[held[0]] = replace(held[1], epoch=epoch.value)
+            self._last = (step, epoch.value)
+        results = [(_eval_label(r.name), r.value) for r in readings if r.field is Field.EVAL_LOSS]
+        if results:  # (its scores beside its losses, by their names: ``val_acc: 0.5097``; the training's ``acc`` is none)
+            results += [(_named_label(n), n.value) for n in beside(line.text, evaluation=True)
+                        if n.kin is Kin.EVAL and set(normalise(n.name).split(" ")) & EVAL_WORDS]
+        for label, value in results:
+            if self._evals.get(label) != value:
+                self._evals[label] = value
+                events.append(EvalResult(at=line.at, name=label, value=value, step=step))
+        return True
+
     def _held_step(self, events: list[Event]) -> tuple[int, TrainStep] | None:
         """The last step's event and where it sits in ``events``, while it is still in this batch's list (one read in
         an earlier batch has gone on to the tracker: None)."""
@@ -2063,6 +2098,8 @@ class GenericParser(StepLines[_Line]):
     def _eval(self, line: _Line, events: list[Event]) -> None:
         """An evaluation line: its losses (the training loss beside them too, as printed)."""
         step = _first(line.readings, Field.STEP)
+        if self._second_line(line, step, _first(line.readings, Field.LOSS), line.readings, events):
+            return  # (the step record's second line, its evaluation beside the training's figures)
         # After the end was printed, the final evaluation is the run's last step's.
         at_step = int(step.value) if step is not None and self._ended is None else None
         evaluated = any(r.field is Field.EVAL_LOSS for r in line.readings)
@@ -2247,6 +2284,8 @@ class GenericParser(StepLines[_Line]):
                 got[r.field] = r
         step_reading = _position(readings)
         bar = line.bar
+        if bar is None and self._second_line(line, step_reading, loss, readings, events):
+            return
         if (self._validating is not None and bar is not None and line.counters is None
                 and self._validation_tick(line, bar, self._validating, events)):
             return
@@ -2483,6 +2522,9 @@ class GenericParser(StepLines[_Line]):
         self._begun_lr = None
         last = events[-1]
         self._step_event = (events, len(events) - 1)
+        self._record_line = None
+        if step_reading is not None and loss is not None and bar is None:
+            self._record_line = (step_reading.name, loss.value, self._pieces_read)
         if isinstance(last, TrainStep):
             # the run's last step: its last epoch's (of a printed total), no further step of its stride short of its total
             stride = last.step - self._last_step if self._last_step is not None else 0

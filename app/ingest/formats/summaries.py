@@ -40,6 +40,9 @@ _TIME = re.compile(r"(?i)^(?:total )?train(?:ing)? (?:time|took)\s*[:=]?\s*\d[\d
 _WANDB_SUMMARY = re.compile(r"^(?:wandb:\s+)?Run summary:\s*$")  # (its ``wandb:`` may be lost in a paste)
 _WANDB_ROW = re.compile(r"^wandb:\s+(\S{1,120})\s+(\S{1,60})\s*$")
 _WANDB_EMPTY = re.compile(r"^wandb:\s*$")
+# The trainer's own step among the rows (verl's ``training/global_step``, HF's ``train/global_step``): the run's last
+# step. (wandb's own ``_step`` counts its log calls, no training step.)
+_STEP_ROW = re.compile(r"(?:[\w-]{1,40}/)?(?:global_step|step)")
 # A line copied between the rows that holds no figure: a timestamp alone (W&B's logs page puts one above each line),
 # an empty line.
 _STAMP_ALONE = re.compile(r"^`{0,3}\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?\s*$")
@@ -56,6 +59,7 @@ class SummaryBlock:
         self._first = -1  # the index of its first row (the caller's count of lines)
         self._ends = False  # a row says the run ended (a final figure, the training's time, wandb's run summary)
         self._wandb = False  # inside wandb's run summary block
+        self._step: int | None = None  # the trainer's own step among its rows
 
     def see(self, index: int, raw: str, low: str | None = None) -> tuple[int, StageEnd] | None:
         """Take the line at ``index`` (``low``: the line lowered, where the caller has it already); when it ends a
@@ -78,8 +82,8 @@ class SummaryBlock:
 
     def end(self) -> tuple[int, StageEnd] | None:
         """The block under way, ended (the lines read so far end with it): its end and where it belongs."""
-        rows, first, ends = self._rows, self._first, self._ends
-        self._rows, self._first, self._ends, self._wandb = [], -1, False, False
+        rows, first, ends, step = self._rows, self._first, self._ends, self._step
+        self._rows, self._first, self._ends, self._wandb, self._step = [], -1, False, False, None
         if not ends or not rows:
             return None
         shown = [row for row in rows if not row.startswith("wandb: Run summary")]
@@ -89,7 +93,7 @@ class SummaryBlock:
         summary = header + " · ".join(shown)
         if len(summary) > MAX_SUMMARY_CHARS:
             summary = summary[: MAX_SUMMARY_CHARS - 1] + "…"
-        return first - 1, StageEnd(None, summary=summary, said=True)
+        return first - 1, StageEnd(None, summary=summary, said=True, step=step)
 
     @property
     def under_way(self) -> bool:
@@ -99,7 +103,11 @@ class SummaryBlock:
     def _row(self, message: str) -> bool:
         """Take ``message`` into the block when it is one of its rows."""
         if len(self._rows) >= MAX_ROWS:
-            return False
+            # (wandb's block goes on past the rows kept: its rows are still read for the trainer's step, not shown)
+            row = _WANDB_ROW.match(message) if self._wandb and message.startswith("wandb:") else None
+            if row is not None:
+                self._take_step(row.group(1), row.group(2))
+            return row is not None
         if message[:1] in "wR" and _WANDB_SUMMARY.match(message):
             self._wandb = self._ends = True
             self._rows.append("wandb: Run summary")
@@ -109,6 +117,7 @@ class SummaryBlock:
                 row = _WANDB_ROW.match(message)
                 if row is not None and not row.group(1).startswith("_"):  # (``_runtime``, ``_step``: wandb's own)
                     self._rows.append(f"{row.group(1)} {row.group(2)}")
+                    self._take_step(row.group(1), row.group(2))
                 return row is not None
             return False
         if _FINAL.match(message) or _TIME.match(message):
@@ -119,6 +128,11 @@ class SummaryBlock:
             self._rows.append(message)
             return True
         return False
+
+    def _take_step(self, name: str, value: str) -> None:
+        """Keep the trainer's own step when this row of wandb's summary is it."""
+        if _STEP_ROW.fullmatch(name) and value.isdigit():
+            self._step = int(value)
 
 
 def _rank(row: str) -> int:

@@ -206,6 +206,7 @@ class StepProgress:
         # The run's end read before any step line (HF's summary dict alone, a stop in words): (its words, when,
         # whether it said it stopped short of its plan).
         self._ended: tuple[str, float | None, bool] | None = None
+        self._ended_step: int | None = None  # the run's last step its closing lines name, no step line read
         self._summarised = False  # and it is the trainer's summary of its training (HF's dict or train block)
 
     def carry_health(self, before: StepProgress) -> None:
@@ -325,6 +326,8 @@ class StepProgress:
         stage = self._stage
         if stage is None and not event.saved and self._ended is None:
             self._ended = (event.summary or "finished", t, event.early)  # (no step line before it)
+        if stage is None and event.step is not None:
+            self._ended_step = event.step  # (the last that names one: wandb's summary after the history it uploaded)
         if stage is None or stage.done_at is not None:
             return
         at = t if t is not None else stage.step_time
@@ -945,6 +948,11 @@ class StepProgress:
     def ended(self) -> tuple[str, float | None, bool] | None:
         """The run's end read before any step line: its words, when it was read, whether it stopped early."""
         return self._ended
+
+    @property
+    def ended_step(self) -> int | None:
+        """The run's last step as its closing lines name it (wandb's), when no step line was read; else None."""
+        return self._ended_step if self._stage is None else None
 
     @property
     def summarised(self) -> bool:

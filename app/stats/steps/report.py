@@ -87,6 +87,7 @@ def _before_steps(progress: StepProgress, now: float) -> StepReport:
         evaluated[1] if evaluated is not None else None, evaluated is not None,
         ar is not None and ar.failed > 0 and not ar.succeeded, errors is not None, health.skipped_total > 0, facts,
         progress.training_since, now, progress.ended, progress.summarised, progress.validating,
+        progress.ended_step,
     )
     if progress.ended is not None and (evaluated is None or v.status is Status.DONE):
         said: str | None = progress.ended[0]  # (a run's end before or after its evaluation job's: the run's)
@@ -103,8 +104,10 @@ def _before_steps(progress: StepProgress, now: float) -> StepReport:
                                   v.state == "stalled"),
         progress.collab, crash, broken), swarm=swarm)
     if v.said_at is not None:
-        # (no step line was read: the position the crash names is the run's, said to come from its words)
-        training = replace(training, step=v.said_at[1], step_said="the crash's own words")
+        # (no step line was read: the position the crash or the run's closing lines name is the run's, said to come
+        # from their words)
+        said_by = "the crash's own words" if v.status is Status.CRASHED else "the run's closing lines"
+        training = replace(training, step=v.said_at[1], step_said=said_by)
     return StepReport(
         state=v.state,
         status_line=step_text.early_status(v, ar, errors, health.skipped_total, pending, progress.collab, now,

@@ -477,6 +477,7 @@ def decide_before_steps(
     evaluated_at: float | None, evaluated: bool, all_reduce_failed: bool, errors: bool, overflows: bool,
     swarm: SwarmFacts | None = None, training_since: float | None = None, now: float | None = None,
     ended: tuple[str, float | None, bool] | None = None, summarised: bool = False, validating: bool = False,
+    ended_step: int | None = None,
 ) -> EarlyVerdict:
     """The verdict on a run with no step read yet (``evaluated``: an evaluation job wrote its end;
     ``training_since``: when the trainer announced that training starts, by the log's own dates; ``summarised``:
@@ -566,5 +567,7 @@ def decide_before_steps(
         shows.add(Line.SWARM)
         lead = Line.SWARM
     said_at = said_position(crash) if crash is not None and status is Status.CRASHED else None
+    if status is Status.DONE and ended_step is not None:
+        said_at = ("step", ended_step)  # (the last step the run's closing lines name: wandb's, as the run finished)
     return EarlyVerdict(state, since, status, frozenset(shows), lead if lead in shows else None, crash, broken,
                         finished=Line.EVALUATION_ONLY in shows or status is Status.DONE, swarm=swarm, said_at=said_at)

@@ -92,6 +92,15 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         (line("crash-bert-issue1387-tpu-estimator-training-loop-marked-as-finished-then-reraised-error.log",
               "INFO:tensorflow:training_loop marked as finished"), False),
         ("I0626 16:26:39.769962 139724583494016 error_handling.py:96] training_loop marked as finished", False),
+        # LightGBM's CLI behind its own name and level, in its 2016 and later words (guolinke/boosting_tree_benchmarks,
+        # tests/data/real)
+        (line("stopself-lightgbm-boosting-benchmarks-higgs-cli-2016-finish-train-after-iteration-500.log",
+              "[LightGBM] [Info] Finish"), False),
+        (line("stopself-lightgbm-boosting-benchmarks-higgs-cli-2020-finished-training-after-iteration-500.log",
+              "[LightGBM] [Info] Finished"), False),
+        # wandb uploading the run's history as it finishes (ly232/berkeley-deep-rl-sp26, tests/data/real)
+        (line("stopself-wandb-berkeley-drl-hw4-grpo-closing-uploading-history-steps-48-51.log",
+              "wandb: uploading history steps"), False),
     ],
 )
 def test_a_stop_message_is_read_whatever_the_trainer(message: str, early: bool) -> None:
@@ -134,6 +143,9 @@ def test_a_save_of_the_model_alone_is_an_end_only_once_quiet_follows(message: st
         "Process finished with exit code 1",  # (a crash line, not an end)
         "End of run 3, starting run 4",  # a sweep's runs: only the words alone on their line are the end
         "End of run statistics:",
+        "[LightGBM] [Info] Finished loading parameters",  # (LightGBM's start, not its end)
+        "[LightGBM] [Info] Finished initializing training",
+        "wandb: uploading output.log; uploading wandb-summary.json",  # (uploads name no step)
     ],
 )
 def test_words_that_are_not_a_stop_message(message: str) -> None:
@@ -144,3 +156,10 @@ def test_a_stop_message_behind_a_logger_s_prefix() -> None:
     # cgcnn's python logging record (composed in its format): the words after the prefix are read
     assert said("2025-07-07 19:14:40.172 INFO: Training complete.") == (False, False)
     assert ending("INFO: Training complete.") is None  # (the prefix is peeled by the watch, not by the class)
+
+
+def test_wandb_s_history_upload_names_the_last_step_it_logged() -> None:
+    # ``uploading history steps 48-51``: the history's last step, 51 (the first is where this upload began)
+    end = ending("wandb: uploading history steps 48-51, summary, console lines 4-12")
+    assert end is not None and end.said and end.step == 51
+    assert ending("uploading history steps 54-54, summary") is not None  # (its ``wandb:`` lost in a paste)

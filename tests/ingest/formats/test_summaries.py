@@ -129,3 +129,51 @@ def test_the_bulk_reading_places_the_summary_where_the_line_by_line_reading_does
     assert [e for e in in_runs if not isinstance(e, Tick)] == [e for e in by_line if not isinstance(e, Tick)]
     ends = [e for e in by_line if isinstance(e, StageEnd)]
     assert [e.summary for e in ends][:1] == ["wandb run summary: train/loss 2.6"]
+
+
+DSTACK = "stopself-wandb-dstack-verl-run-summary-alone-training-global-step-435.log"
+BERKELEY = "stopself-wandb-berkeley-drl-hw4-grpo-closing-uploading-history-steps-48-51.log"
+
+
+def test_wandb_s_summary_alone_names_the_trainer_s_last_step(tmp_path: Path) -> None:
+    # verl's summary holds ``training/global_step 435`` past the 64 rows the block keeps: read for the step all the same
+    lines = body(DSTACK)
+    assert detect(lines) == "generic"
+    snapshot = read_cold(tmp_path, lines, name=DSTACK, at=T0)
+    assert snapshot["state"] == "done"
+    assert snapshot["status_line"] == "done at step 435 (as the run's closing lines say)"
+    training = snapshot["training"]
+    assert (training["step"], training["step_said"]) == (435, "the run's closing lines")
+    assert training["step_seconds"] is None and training["total_steps"] is None
+
+
+def test_wandb_s_upload_of_its_history_names_the_last_step_logged(tmp_path: Path) -> None:
+    # ``wandb: uploading history steps 48-51, summary, …``: 51, not 48; the summary names no step of its own
+    lines = body(BERKELEY)
+    assert detect(lines) == "generic"
+    snapshot = read_cold(tmp_path, lines, name=BERKELEY, at=T0)
+    assert snapshot["state"] == "done"
+    assert snapshot["status_line"] == "done at step 51 (as the run's closing lines say)"
+    assert snapshot["training"]["step"] == 51
+
+
+def test_the_summary_s_step_row_is_the_trainer_s_not_wandb_s_own() -> None:
+    # composed: ``_step`` is wandb's count of its log calls; ``trainer/global_step`` (Lightning's WandbLogger) the run's
+    block = SummaryBlock()
+    rows = ["wandb: Run summary:", "wandb:               _step 40", "wandb: trainer/global_step 19",
+            "wandb:          val_loss 0.05727", "wandb: "]
+    for i, row in enumerate(rows):
+        assert block.see(i, row) is None
+    closed = block.end()
+    assert closed is not None
+    assert closed[1].step == 19
+
+
+def test_the_steps_the_log_printed_stay_the_position_beside_the_summary_s(tmp_path: Path) -> None:
+    # composed: a run's own step lines, then a summary naming another step: the lines read are the position
+    lines = ["step 1 loss 3.5", "step 2 loss 3.4", "step 3 loss 3.3", "wandb: Run summary:",
+             "wandb: train/global_step 7", "wandb: train/loss 3.3", "wandb: "]
+    snapshot = read_cold(tmp_path, lines, at=T0)
+    assert snapshot["state"] == "done"
+    assert snapshot["training"]["step"] == 3
+    assert "step_said" not in snapshot["training"]
