@@ -1688,10 +1688,6 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "episode 300 · no timing", "measuring",
      {"step": 300, "total_steps": None, "step_unit": "episode", "loss": None, "step_seconds": None,
       "figures": {"reward": 255.0, "total/timesteps": 378900.0}}),
-    # an episode counted with its total (``episode: 25/1000, score: 159, loss: 0.0874…``): episode 25 of 1000, no step
-    ("generic-keon-deep-q-learning-file-dqn-batch-episode-0-to-25-of-1000-score-loss-epsilon.log", T0, "end",
-     "episode 25/1000 · no timing", "measuring",
-     {"step": 25, "total_steps": 1000, "step_unit": "episode", "loss": 0.08740118145942688, "step_seconds": None}),
     # MXNet's Module.fit under Kubernetes: epoch 5's ``Time cost=1.627`` (seconds) stays its time while epoch 6's batches
     # print none; ``Speed:`` samples a second; ``Validation-accuracy`` epoch 5's evaluation
     ("generic-mxnet-k8s-pr1-module-fit-epochs-4-6-time-cost-then-next-epoch-batches.log", T0, "end",
@@ -2215,7 +2211,6 @@ GENERIC_READ = {
     "generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log":
         "step, total, loss, step time",
     "generic-rainbow-dqn-aryanchegini-file-training-output-episode-50-to-300-steps-score-total-steps.log": "step",
-    "generic-keon-deep-q-learning-file-dqn-batch-episode-0-to-25-of-1000-score-loss-epsilon.log": "step, total, loss",
     "generic-mxnet-k8s-pr1-module-fit-epochs-4-6-time-cost-then-next-epoch-batches.log": "step, epoch, eval",
     "generic-mxnet-r-pr3932-speedometer-batches-without-epoch-round-1-then-round-2-batch-300.log": "step, epoch",
     "generic-mxnet-r-custom-iterator-tutorial-speedometer-rounds-9-10-k80-each-round-ended.log": "step, epoch",
