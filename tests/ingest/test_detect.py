@@ -665,6 +665,7 @@ REAL_FORMATS = {
     "generic-qlearning-hardikbansal-issue2-total-rewards-in-episode-73-to-88-constant-reward-total-steps.log": "generic",
     "generic-keras-io-issue89-dqn-breakout-running-reward-at-episode-frame-count-elided.log": "generic",
     "generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log": "generic",
+    "generic-rainbow-dqn-aryanchegini-file-training-output-episode-50-to-300-steps-score-total-steps.log": "generic",
     "generic-mxnet-k8s-pr1-module-fit-epochs-4-6-time-cost-then-next-epoch-batches.log": "generic",
     "generic-mxnet-r-pr3932-speedometer-batches-without-epoch-round-1-then-round-2-batch-300.log": "generic",
     "generic-mxnet-r-custom-iterator-tutorial-speedometer-rounds-9-10-k80-each-round-ended.log": "generic",

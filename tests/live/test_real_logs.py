@@ -1685,6 +1685,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log", T0, "end",
      "step 40336/50000 · …", "measuring",
      {"step": 40336, "total_steps": 50000, "loss": 7.162166, "step_seconds": 1 / 195}),
+    # an RL episode's line: the episode the position (``Episode 300 | Steps: 1276 | Score: 255.0 | Total Steps: 378900``),
+    # its own length never the position, its score its return, the environment's steps so far beside it
+    ("generic-rainbow-dqn-aryanchegini-file-training-output-episode-50-to-300-steps-score-total-steps.log", T0, "end",
+     "episode 300 · no timing", "measuring",
+     {"step": 300, "total_steps": None, "step_unit": "episode", "loss": None, "step_seconds": None,
+      "figures": {"reward": 255.0, "total/timesteps": 378900.0}}),
     # MXNet's Module.fit under Kubernetes: epoch 5's ``Time cost=1.627`` (seconds) stays its time while epoch 6's batches
     # print none; ``Speed:`` samples a second; ``Validation-accuracy`` epoch 5's evaluation
     ("generic-mxnet-k8s-pr1-module-fit-epochs-4-6-time-cost-then-next-epoch-batches.log", T0, "end",
@@ -2294,6 +2300,7 @@ GENERIC_READ = {
     "generic-keras-io-issue89-dqn-breakout-running-reward-at-episode-frame-count-elided.log": "step",
     "generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log":
         "step, total, loss, step time",
+    "generic-rainbow-dqn-aryanchegini-file-training-output-episode-50-to-300-steps-score-total-steps.log": "step",
     "generic-mxnet-k8s-pr1-module-fit-epochs-4-6-time-cost-then-next-epoch-batches.log": "step, epoch, eval",
     "generic-mxnet-r-pr3932-speedometer-batches-without-epoch-round-1-then-round-2-batch-300.log": "step, epoch",
     "generic-mxnet-r-custom-iterator-tutorial-speedometer-rounds-9-10-k80-each-round-ended.log": "step, epoch",

@@ -603,10 +603,11 @@ def figure(value: float | None) -> str:
 
 
 def spikes_line(stage: Stage) -> str:
-    """``Loss spikes 2 (the latest at step 61, recovered)``."""
+    """``Loss spikes 2 (the latest at step 61, recovered)``, the count in its own word (``at episode 12``)."""
     spikes = stage.spikes
     # (a log of dicts without step numbers counts its records: no step to name)
-    where = f"the latest at step {spikes.steps[-1]:,}" if spikes.steps and not stage.latest.logged else "the latest"
+    where = (f"the latest at {count_noun(stage)} {spikes.steps[-1]:,}" if spikes.steps and not stage.latest.logged
+             else "the latest")
     return f"Loss spikes {spikes.count} ({where}, {'not recovered yet' if spikes.in_spike else 'recovered'})"
 
 
