@@ -1267,7 +1267,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "done · step 50000", "done", {"step": 50000, "loss": 0.0274982,
                                    "eval": {"test_accuracy": {"value": 0.903125, "step": 50000}}}),
     ("generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log", T0, "end", "step 2500 · …", "measuring",
-     {"step": 2500, "loss": None, "eval": {"test_acc": {"value": 0.773306, "step": None}}}),
+     {"step": 2500, "loss": None, "eval": {"test_acc": {"value": 0.773306, "step": 2500}}}),
     # Python logging with em dashes (``%(asctime)s — %(name)s — %(levelname)s — %(message)s``): epochs 6 and 7, 8.384 s
     # apart; PPO's ``Early stopping at step 10`` between is its update's early stop, no end of the run
     ("generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log", T0, "end", "epoch 7 · …", "measuring",
@@ -1666,6 +1666,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 3/4 · 300 in the epoch · no timing", "measuring",
      {"step": 300, "loss": 0.5854791402816772, "step_seconds": None, "data": epoch(3.0),
       "eval": {"test_accuracy": {"value": 0.8434, "step": None}}}),
+    # Caffe's ``Iteration 938, Testing net (#0)`` and the data reader's lines under it, no output yet: evaluating at 938
+    ("generic-caffe-pr2114-multi-gpu-iteration-938-testing-net-begun-prefetch-queue-empty.log", T0, "end",
+     "step 938 · evaluating", "evaluating",
+     {"step": 938, "loss": None, "eval": None, "step_seconds": None, "paused": "evaluation"}),
+    # … its outputs after the data layer's ``Restarting data prefetching from start.``: the test at 48000, each head's
+    ("generic-caffe-spatialtransformer-issue13-iteration-48000-test-outputs-after-data-layer-restart.log", T0, "end",
+     "step 48000 · …", "measuring",
+     {"step": 48000, "total_steps": None, "loss": 3.72934, "step_seconds": pytest.approx(703.74 / 40, rel=1e-3),
+      "eval": {**{f"test_loss{head}_top_1": {"value": 0.367581, "step": 48000} for head in (1, 2, 3)},
+               **{f"test_loss{head}_top_5": {"value": 0.794675, "step": 48000} for head in (1, 2, 3)},
+               "test_loss1_loss1": {"value": 2.07656, "step": 48000}, "test_loss2_loss2": {"value": 2.07646, "step": 48000},
+               "test_loss3_loss3": {"value": 2.07925, "step": 48000}}}),
 ]  # fmt: skip
 
 
@@ -2158,6 +2170,9 @@ GENERIC_READ = {
     "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "step, loss, lr",
     "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
         "step, epoch, loss, eval",
+    "generic-caffe-pr2114-multi-gpu-iteration-938-testing-net-begun-prefetch-queue-empty.log": "step",
+    "generic-caffe-spatialtransformer-issue13-iteration-48000-test-outputs-after-data-layer-restart.log":
+        "step, loss, step time, eval",
 }  # fmt: skip
 
 

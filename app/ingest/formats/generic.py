@@ -634,6 +634,11 @@ class GenericParser(StepLines[_Line]):
             if self._vertical.opened != opened:
                 self._counter_at = self._times.at  # (a counter's record is dated by its counter line)
             if held:
+                begun = self._test_begun(text)
+                if begun is not None:
+                    # (Caffe's test of its net began: the run evaluates at the iteration it names until its outputs)
+                    whole = self._classify_record(record, True)[1] if record is not None else None
+                    return _after(self._completing(Kind.FULL, whole)[1], Kind.FULL, begun)
                 if record is None:
                     return Kind.OTHER, None
                 if self._vertical.counted:
@@ -649,6 +654,16 @@ class GenericParser(StepLines[_Line]):
         if vertical:
             return self._completing(*self._classify_record(text, vertical))
         return self._classify_record(text, vertical)
+
+    def _test_begun(self, text: str) -> _Line | None:
+        """Caffe's ``Iteration 1950, Testing net (#0)`` just read: the solver has done that many iterations and tests its
+        net before the next (solver.cpp's ``Step``: ``TestAll`` at the top of an iteration, then the training line for
+        it); an evaluation under way at that iteration, its outputs its result."""
+        iteration = self._vertical.test_begun
+        if iteration is None:
+            return None
+        self.block_steps = True  # (the solver's own line, as exact as its outputs: no sentence that says "iteration")
+        return _Line("evaluating", self._times.at, [Reading(Field.STEP, "iteration", float(iteration))], text=text)
 
     def _completing(self, kind: Kind, line: _Line | None) -> tuple[Kind, _Line | None]:
         """A one-figure-a-line block's record, marked as the rest of one handed on at a batch's end when it is."""
@@ -681,6 +696,8 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, _Line("end", self._times.at, text=text.strip())
         if vertical and line is not None and line.what == "step":
             self.block_steps = True
+            # (a test of the net's outputs are that iteration's evaluation, printed before its training line)
+            line.evaluation = line.evaluation or self._vertical.tested
         if line is not None and self._evaluation_next and line.what in ("step", "eval"):
             line.what = "eval"  # the record under an ``Evaluation:`` heading is the evaluation's
             self._evaluation_next = False
@@ -1793,6 +1810,10 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "resumed":
             events.append(TrainingResumed(at=line.at))
         elif line.what == "evaluating":
+            reached = _first(line.readings, Field.STEP)
+            if reached is not None and (self._last is None or reached.value > self._last[0]):
+                # (the pass begins at a step it names that no line read yet: the run is there)
+                self.emit(_Line("step", line.at, [reached], text=line.text), events)
             said = _first(line.readings, Field.EPOCH)  # (mmengine's ``Epoch(val) [2][…]``: the epoch it evaluates)
             bar = line.bar
             self._validating = ((bar.total, bar.step) if bar is not None and bar.total is not None and bar.step < bar.total

@@ -74,6 +74,8 @@ class VerticalRecord:
         self.figures: tuple[tuple[str, float], ...] = ()  # the last record's environment's counts and rate
         self.mean_seconds: str | None = None  # how the last record's time an iteration was worked out, if it was
         self.testing = False  # the block is Caffe's test of its net (its outputs follow, one a line)
+        self.tested = False  # the record just handed on is such a test's: its figures are the iteration's it names
+        self.test_begun: int | None = None  # the line just held began such a test, at this iteration
         self.counter: str | None = None  # the block is a counter line's, as printed (its figures follow, one a line)
         self.plain = False  # the record just handed on is that counter line alone, to be read as printed
         self.counted = False  # … is a counter's (its time is its counter line's)
@@ -91,7 +93,8 @@ class VerticalRecord:
         it is no part of it and is read as well (Caffe's training line after its test), (False, None) for a line
         that is no part of one."""
         pairs = self.pairs
-        self.plain = self.counted = False
+        self.plain = self.counted = self.tested = False
+        self.test_begun = None
         if self.counter is not None:
             figure = _ONE_FIGURE.match(text)
             if figure is not None and pairs is not None and not _COUNTER.match(text):
@@ -115,12 +118,17 @@ class VerticalRecord:
                 # (a blob's name as a name: ``loss: 50%-fire-rate`` is ``loss_50_-fire-rate``)
                 pairs.append(("test " + _NOT_NAME.sub("_", output.group(1)).strip("_"), output.group(2)))
                 return True, None
+            if pairs is not None and len(pairs) == 1 and text[:10] != "Iteration ":
+                # Another thread's line while the test runs, before its outputs (Caffe's data layer's ``Restarting
+                # data prefetching from start.`` as the test set wraps round): read on its own, the test still held
+                return False, None
             record = self._record()
             return (False, record) if record is not None else (False, None)
         testing = _TESTING_NET.match(text) if text[:10] == "Iteration " else None
         if testing is not None:
             record = self._record() if pairs else None
             self.pairs, self.testing = [("Iteration", testing.group(1))], True
+            self.test_begun = int(testing.group(1))
             return True, record
         title = _VERTICAL_TITLE.match(text)
         if title is not None:
@@ -224,6 +232,7 @@ class VerticalRecord:
         testing, self.testing = self.testing, False
         if not pairs or (testing and len(pairs) == 1) or not self._completed(pairs):
             return None  # (a test of the net with no output read: no record)
+        self.tested = testing
         self.mean_seconds = None
         names = [name for name, _ in pairs]
         if not _EPOCH_LOGGER_SIGN.isdisjoint(names):

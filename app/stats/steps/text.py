@@ -30,6 +30,7 @@ from .stage import (
     printed_step_seconds,
     row_groups_per_step,
     step_seconds,
+    timed_before_pass,
 )
 from .verdict import EarlyVerdict, Line, Status, Verdict
 
@@ -329,7 +330,9 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     if seconds is not None:
         # The trainer's own time of a step is said to be its own: the rate beside it is measured.
         # (worked out from a printed time of many steps, it says how: an epoch's time is no step's as printed)
-        own = measured_note(stage) if printed_step_seconds(stage) is None else \
+        before = timed_before_pass(stage)
+        own = measured_note(stage) if printed_step_seconds(stage) is None and before is None else \
+            f" (as printed at {step_of(before, stage.counts_epochs)})" if before is not None else \
             f" ({latest.step_seconds_note})" if latest.step_seconds_note else " (as printed)"
         average = epoch_average_seconds(stage)
         if average is not None and stage.epoch_average is not None:

@@ -163,6 +163,32 @@ def test_a_test_read_before_its_outputs_arrive_waits_for_them() -> None:
         assert events([lines[:cut], lines[cut:]]) == whole
 
 
+def test_a_test_begun_at_the_last_line_is_the_run_evaluating_at_its_iteration(tmp_path: Path) -> None:
+    # composed: the training line at 200 prints its pace (4 iter/s: 250 ms), the test at 300 begins 20 s later (100
+    # iterations by the lines' times: 200 ms, the test at 200 not in them); the solver has done 300 iterations and
+    # tests its net: evaluating at 300, the printed pace standing (the lines' times would fold tests into iterations)
+    lines = [*CAFFE[:9],
+             "I0103 10:00:35.000000  1234 solver.cpp:218] Iteration 200 (4 iter/s, 25s/100 iters), loss = 1.2",
+             "I0103 10:00:55.000000  1234 solver.cpp:330] Iteration 300, Testing net (#0)"]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert (data["state"], data["step"]) == ("evaluating", 300)
+    assert data["status_line"] == "step 300/10000 · evaluating"
+    assert data["training"]["loss"] == 1.2 and data["training"]["step_seconds"] == 0.25
+    assert "step 250 ms (as printed at step 200 of 10,000)" in data["details"]
+    assert data["training"]["eval"] == {"test_loss": {"value": 0.3, "step": 200},
+                                        "test_accuracy": {"value": 0.9, "step": 200}}
+
+
+def test_another_thread_s_line_before_a_test_s_outputs_leaves_them_the_test_s(tmp_path: Path) -> None:
+    # composed: the data layer's thread says it restarts its data between the test's start and its outputs (as in
+    # daerduoCarey/SpatialTransformerLayer#13): the outputs are the test's at 200, as without that line
+    restart = "I0103 10:00:33.000000  1240 data_layer.cpp:73] Restarting data prefetching from start."
+    data = read_cold(tmp_path, [*CAFFE[:7], restart, *CAFFE[7:]], dated=True)
+    assert data["step"] == 200 and data["training"]["loss"] == 1.2
+    assert data["training"]["eval"] == {"test_loss": {"value": 0.3, "step": 200},
+                                        "test_accuracy": {"value": 0.9, "step": 200}}
+
+
 # One figure a line after a counter line: ``Epoch: 3`` (or ``Iteration 500``, ``----- epoch 3 -----``), then
 # ``Policy Loss: 0.12``, ``Mean reward: 13.2`` … until a line of another kind or the next counter: one record, at the
 # counter line's time; behind a logging prefix whose separators are em dashes.
