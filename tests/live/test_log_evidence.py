@@ -54,7 +54,7 @@ def test_flair_s_elapsed_in_epoch_is_no_step_time_by_the_log_s_own_dates(tmp_pat
     name = "generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log"
     data = read(tmp_path, body(name))
     training = data["training"]
-    assert data["status_line"] == "step 488/1227 · …"
+    assert data["status_line"] == "epoch 1 · 488/1227 in the epoch · …"
     assert training["step_seconds"] == pytest.approx((47.662 - 32.333) / 366, rel=1e-3)
     assert speed_line(data) == "step 42 ms (measured from the lines' times)"  # not "(as printed)": the printed field is not a step's time
 

@@ -146,7 +146,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 3/100 · 9/9 in the epoch · …", "measuring",
      {"step": 9, "total_steps": None, "loss": 18.928097, "step_seconds": 0.002, "finished": False}),
     # flair: ``time (sec)`` is the epoch's clock, 5.65 s at iter 122 to 20.98 s at 488: 15.33 s / 366 an iteration
-    ("generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log", T0, "end", "step 488/1227 · …", "measuring",
+    ("generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log", T0, "end", "epoch 1 · 488/1227 in the epoch · …",
+     "measuring",
      {"step": 488, "total_steps": 1227, "loss": 0.60704056, "step_seconds": 15.33 / 366, "finished": False}),
     # DeiT's log.txt: a JSON record an epoch, its whole-number ``epoch`` the position (98 to 108), test figures at 100
     ("generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log", T0, T0, "epoch 108 · no timing",
@@ -736,7 +737,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-mlx-lm-pr330-cuda-backend.log", T0, T0, "step 50 · …", "measuring",
      {"total_steps": None, "loss": 1.585, "lr": 1e-05, "step_seconds": 1 / 23.6, "tokens_per_second": 7889.451,
       "eval": {"val_loss": {"value": 2.936, "step": 1}}}),
-    ("generic-nemo-bionemo-recipes-pr740-nemo2-text-lines.log", T0, T0, "step 125/149 · …", "measuring",
+    ("generic-nemo-bionemo-recipes-pr740-nemo2-text-lines.log", T0, T0, "epoch 0 · 125/149 in the epoch · …", "measuring",
      {"loss": 1.34, "lr": 3e-05, "step_seconds": 0.03147, "eval": {"val_loss": {"value": 4.106, "step": None}}}),
     ("generic-torchtune-pr640-step-loss-gpu-resources.log", T0, T0, "step 17 · no timing", "measuring",
      {"loss": 0.9709498286247253, "lr": 2e-05, "step_seconds": None}),
@@ -1678,6 +1679,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                **{f"test_loss{head}_top_5": {"value": 0.794675, "step": 48000} for head in (1, 2, 3)},
                "test_loss1_loss1": {"value": 2.07656, "step": 48000}, "test_loss2_loss2": {"value": 2.07646, "step": 48000},
                "test_loss3_loss3": {"value": 2.07925, "step": 48000}}}),
+    # OpenNMT (Lua): ``Epoch 1 ; Iteration 40/183 ; … Source tokens/s 491``: the epoch's iterations, its throughput
+    ("generic-opennmt-lua-issue85-epoch-1-iterations-10-40-of-183-source-tokens-per-s.log", T0, "end",
+     "epoch 1 · 40/183 in the epoch · no timing", "measuring",
+     {"step": 40, "loss": None, "lr": 1.0, "tokens_per_second": 491.0, "step_seconds": None, "data": epoch(1.0)}),
+    # its fork data2text: ``Iter 200/213`` back at 50 each epoch, ``Target tokens/s``, each epoch's validation perplexity
+    ("generic-data2text-issue9-opennmt-lua-epochs-1-3-iter-of-213-target-tokens-validation-perplexity.log", T0, "end",
+     "epoch 3 · 200/213 in the epoch · no timing", "measuring",
+     {"step": 200, "loss": None, "lr": 1.0, "tokens_per_second": 1320.0, "step_seconds": None, "data": epoch(3.0),
+      "eval": {"validation_perplexity": {"value": 39.002056544585, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -2173,6 +2183,9 @@ GENERIC_READ = {
     "generic-caffe-pr2114-multi-gpu-iteration-938-testing-net-begun-prefetch-queue-empty.log": "step",
     "generic-caffe-spatialtransformer-issue13-iteration-48000-test-outputs-after-data-layer-restart.log":
         "step, loss, step time, eval",
+    "generic-opennmt-lua-issue85-epoch-1-iterations-10-40-of-183-source-tokens-per-s.log": "step, total, epoch, lr, tok/s",
+    "generic-data2text-issue9-opennmt-lua-epochs-1-3-iter-of-213-target-tokens-validation-perplexity.log":
+        "step, total, epoch, lr, tok/s, eval",
 }  # fmt: skip
 
 

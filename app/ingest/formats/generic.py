@@ -3017,14 +3017,17 @@ def _in_epoch(readings: list[Reading], text: str = "") -> list[Reading]:
     if not any(r.field is Field.EPOCH for r in readings):
         return readings
     # A step or iteration counted to a total after the run's epochs counted to theirs (PyTorch's tutorials:
-    # ``Epoch [1/5], Step [100/600], Loss: 0.2217``, ``total_step = len(train_loader)``) counts its epoch's batches too;
-    # after an epoch printed with its fraction (torch-rnn's ``Epoch 1.06 / 50, i = 60 / 47800``) the place in the epoch
-    # is that fraction, and the count is the run's.
+    # ``Epoch [1/5], Step [100/600], Loss: 0.2217``, ``total_step = len(train_loader)``) counts its epoch's batches too,
+    # as one after a whole epoch that prints no total (OpenNMT's ``Epoch 2 ; Iteration 4000/77776``, its count back at
+    # 1000 as epoch 2 began; flair's ``epoch 1 - iter 488/1227``; NeMo's ``Training epoch 0, iteration 125/149``;
+    # TFLearn's ``epoch: 001 | … iter: 00768/55000``, the epoch's samples); after an epoch printed with its fraction
+    # (torch-rnn's ``Epoch 1.06 / 50, i = 60 / 47800``) the place in the epoch is that fraction, and the count is the
+    # run's.
     epochs_first = False
     fraction = "poch" in text and _FRACTION_OF_EPOCHS.search(text) is not None
     found: list[Reading] = []
     for r in readings:
-        if r.field is Field.EPOCH and r.total is not None and not fraction:
+        if r.field is Field.EPOCH and not fraction and (r.total is not None or r.value.is_integer()):
             epochs_first = True
         in_epoch = r.field is Field.STEP and (r.name == "batch" or (
             epochs_first and r.total is not None and r.name in ("step", "iter", "iteration")))

@@ -164,6 +164,10 @@ ALIASES: dict[str, Field] = {
     "tok s": Field.TOKENS_PER_SECOND,
     "tokens per second": Field.TOKENS_PER_SECOND,
     "tokens per sec": Field.TOKENS_PER_SECOND,
+    # OpenNMT's (Lua) ``Source tokens/s 1268``: the source side's tokens, the speed its maintainers compare runs by;
+    # harvardnlp's data2text (an OpenNMT Lua fork) prints the target side's, ``Target tokens/s 1265``
+    "source tokens s": Field.TOKENS_PER_SECOND,
+    "target tokens s": Field.TOKENS_PER_SECOND,
     "tokens per second per gpu": Field.TOKENS_PER_SECOND_DEVICE,
     "tokens per sec per gpu": Field.TOKENS_PER_SECOND_DEVICE,  # nanotron
     "tokens per gpu per second": Field.TOKENS_PER_SECOND_DEVICE,  # Megatron-DeepSpeed's tgs
