@@ -1688,6 +1688,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 3 · 200/213 in the epoch · no timing", "measuring",
      {"step": 200, "loss": None, "lr": 1.0, "tokens_per_second": 1320.0, "step_seconds": None, "data": epoch(3.0),
       "eval": {"validation_perplexity": {"value": 39.002056544585, "step": None}}}),
+    # OpenNMT-py: ``Epoch  1, 13400/37527; … xent:   9.95; 3595 src tok/s; …``: the epoch's batches, its loss, its speed
+    ("generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log", T0, "end",
+     "epoch 1 · 13400/37527 in the epoch · no timing", "measuring",
+     {"step": 13400, "loss": 9.95, "tokens_per_second": 3595.0, "step_seconds": None, "data": epoch(1.0)}),
 ]  # fmt: skip
 
 
@@ -2186,6 +2190,7 @@ GENERIC_READ = {
     "generic-opennmt-lua-issue85-epoch-1-iterations-10-40-of-183-source-tokens-per-s.log": "step, total, epoch, lr, tok/s",
     "generic-data2text-issue9-opennmt-lua-epochs-1-3-iter-of-213-target-tokens-validation-perplexity.log":
         "step, total, epoch, lr, tok/s, eval",
+    "generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log": "step, total, epoch, loss, tok/s",
 }  # fmt: skip
 
 

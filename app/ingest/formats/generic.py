@@ -253,6 +253,9 @@ _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\
 # fairseq's progress line ``| epoch 011  3000 / 8223 loss=0.75 (1.35), wps=963, …`` (``| epoch 001:
 # 100 / 8223`` later): the epoch, then the update in it, with no name of its own.
 _EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12})\s*/\s*(\d{1,12})(?![\d/.])")
+# OpenNMT-py's record (onmt's Trainer until 2018, and the forks): ``Epoch %2d, %5d/%5d; acc: …`` — its epoch, then the
+# epoch's batches done of their total.
+_EPOCH_COUNT = re.compile(r"Epoch\s{1,3}(\d{1,6}),\s{1,12}(\d{1,12})/\s{0,12}(\d{1,12});")
 # An epoch leading the record, then its batches in brackets without a percentage: ``Train: 3 [   0/246]``,
 # ``Train EP:0 [1/529]``, ``Epoch  1 [ 10/250]``.
 _EPOCH_BRACKETED = re.compile(
@@ -1325,6 +1328,11 @@ class GenericParser(StepLines[_Line]):
                 if not any(r.field is Field.EPOCH for r in readings):
                     readings.append(Reading(Field.EPOCH, "epoch", float(nested.group(1))))
                 _iteration_time(s, readings)
+        elif s[:1] == "E" and "; " in s and not any(r.field is Field.STEP for r in readings) and (
+                epoch_count := _EPOCH_COUNT.match(s)) is not None and int(epoch_count.group(3)) > 0:
+            # OpenNMT-py's (and its forks') ``Epoch  2,   550/  725; acc: …; ppl: …; 5187 src tok/s; …``: the epoch's
+            # batches done of its own, no loss printed (accuracy and perplexity only)
+            readings.append(Reading(Field.STEP, EPOCH_POSITION, float(epoch_count.group(2)), int(epoch_count.group(3))))
         elif lossy and "/" in s and not any(r.field is Field.STEP for r in readings):
             in_epoch = _EPOCH_POSITION.search(s)
             bracketed = _EPOCH_BRACKETED.match(s) if in_epoch is None and "]" in s else None
