@@ -662,6 +662,12 @@ REAL_FORMATS = {
     "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "generic",
     "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
         "generic",
+    "generic-caffe-pr2114-multi-gpu-iteration-938-testing-net-begun-prefetch-queue-empty.log": "generic",
+    "generic-caffe-spatialtransformer-issue13-iteration-48000-test-outputs-after-data-layer-restart.log": "generic",
+    "generic-opennmt-lua-issue85-epoch-1-iterations-10-40-of-183-source-tokens-per-s.log": "generic",
+    "generic-data2text-issue9-opennmt-lua-epochs-1-3-iter-of-213-target-tokens-validation-perplexity.log": "generic",
+    "generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log": "generic",
+    "generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log": "generic",
 }
 
 

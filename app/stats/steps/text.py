@@ -408,11 +408,15 @@ def measured_note(stage: Stage) -> str:
 
 
 def no_time_read(stage: Stage) -> str:
-    """Why no step's time was read: none at all, or only each epoch's (DGL's ``Epoch Time(s): 7.2513``, shown
-    beside the step time as printed), which times no step: an epoch's batches are not all step lines."""
+    """Why no step's time was read: none at all, only each epoch's (DGL's ``Epoch Time(s): 7.2513``, shown
+    beside the step time as printed), which times no step: an epoch's batches are not all step lines, or only a
+    throughput (tokens a second, shown as printed)."""
     epoch_seconds = finite(dict(stage.latest.figures).get(EPOCH_SECONDS))
     if epoch_seconds is not None and epoch_seconds > 0:
         return "each epoch's time printed, no step's,"
+    if finite(stage.latest.tokens_per_second) is not None:
+        # (a throughput printed is no step's time: OpenNMT's ``Source tokens/s 1268``, shown as printed beside it)
+        return "its tokens a second printed, no duration or time read"
     return "no duration or time read"  # (said before "for its 60 step lines", or inside brackets without the comma)
 
 
