@@ -668,6 +668,8 @@ REAL_FORMATS = {
     "generic-data2text-issue9-opennmt-lua-epochs-1-3-iter-of-213-target-tokens-validation-perplexity.log": "generic",
     "generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log": "generic",
     "generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log": "generic",
+    "generic-caffe-issue59-2014-testing-net-test-score-0-1-iterations-78000-78040.log": "generic",
+    "generic-caffe-cifar10-readme-2014-iteration-500-testing-net-test-scores.log": "generic",
 }
 
 

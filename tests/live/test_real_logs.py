@@ -1696,6 +1696,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log", T0, "end",
      "step 500002 · …", "measuring",
      {"step": 500002, "total_steps": None, "loss": 0.1147, "step_seconds": 0.105, "finished": False}),
+    # Caffe of 2014: ``Testing net`` after iteration 78000's line, ``Test score # 0: 0.001``: its test at 78000, whose 124 s
+    # are no iteration's (78020 -> 78040: 32.406 s over 20)
+    ("generic-caffe-issue59-2014-testing-net-test-score-0-1-iterations-78000-78040.log", T0, "end", "step 78040 · …",
+     "measuring",
+     {"step": 78040, "loss": 6.9073, "lr": 0.01, "step_seconds": pytest.approx(32.40625 / 20, rel=1e-3),
+      "eval": {"test_score_0": {"value": 0.001, "step": 78000}, "test_score_1": {"value": 6.90977, "step": 78000}}}),
+    # … and ``Iteration 500, Testing net`` with its scores by index: the test at 500
+    ("generic-caffe-cifar10-readme-2014-iteration-500-testing-net-test-scores.log", T0, "end", "step 500 · …", "measuring",
+     {"step": 500, "loss": 1.73643, "lr": 0.001, "step_seconds": pytest.approx(88.964332 / 400, rel=1e-3),
+      "eval": {"test_score_0": {"value": 0.5504, "step": 500}, "test_score_1": {"value": 1.27805, "step": 500}}}),
 ]  # fmt: skip
 
 
@@ -2196,6 +2206,8 @@ GENERIC_READ = {
         "step, total, epoch, lr, tok/s, eval",
     "generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log": "step, total, epoch, loss, tok/s",
     "generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log": "step, loss, step time",
+    "generic-caffe-issue59-2014-testing-net-test-score-0-1-iterations-78000-78040.log": "step, loss, lr, eval",
+    "generic-caffe-cifar10-readme-2014-iteration-500-testing-net-test-scores.log": "step, loss, lr, eval",
 }  # fmt: skip
 
 

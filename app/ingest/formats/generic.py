@@ -169,7 +169,10 @@ _EVAL_HEADING = re.compile(r"(?i)^\W*(?:evaluation|evaluating|validation|validat
 _EVAL_BEGUN = re.compile(
     r"(?i)(?:^|\s-\s)(?:(?:start(?:ing|ed|s)?|begin(?:ning|s)?|running|run)\s+(?:the\s+)?"
     r"(?:evaluation|evaluating|validation|validating|testing|test|eval)|evaluating|validating|testing"
-    r"|evaluate\s+in\s+main\s+process)(?:\s+(?:on|of|for)\s+[^:=]{1,80}?)?\s*(?:\.{1,3}|…|:|!)?$")
+    r"|evaluate\s+in\s+main\s+process|^Testing net)(?:\s+(?:on|of|for)\s+[^:=]{1,80}?)?\s*(?:\.{1,3}|…|:|!)?$")
+# Caffe's solver before its ``Iteration N, Testing net (#0)`` (2014): ``Testing net`` after the iteration's training line,
+# then each output a line by its index alone, ``Test score #0: 0.001`` (solver.cpp's ``Test()``).
+_TEST_SCORE = re.compile(r"^Test score #\s?(\d{1,3}): (-?\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)\s*$")
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
 _LAUNCHER = re.compile(r"\[[\w-]{1,32}\|\d{1,6}\]:")
 # A record led by its stage, epoch and position in the epoch: ``[train: 35, 50 / 1000]``.
@@ -1103,6 +1106,10 @@ class GenericParser(StepLines[_Line]):
                 # 4.106204550008516.``): the evaluation's loss; its count of batches is no figure
                 return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, f"{over.group(1).lower()} loss", mean_loss)],
                                         text=s)
+        if self._last is not None and s[:12] == "Test score #" and (score := _TEST_SCORE.match(s)) is not None:
+            # (an output of the net tested after the last training line: that iteration's evaluation, by its index)
+            output = Named(Kin.EVAL, f"test score {score.group(1)}", float(score.group(2)), f"Test score #{score.group(1)}")
+            return Kind.FULL, _Line("tie", at, text=s, named=(output,))
         if self._last is not None and len(s) <= 160 and _EVAL_BEGUN.search(s):
             # an evaluation's start said after training steps (``Evaluating...``, YOLOX's ``Evaluate in main
             # process...``): its pass is under way until its result, a step line or the training said to go on
