@@ -1810,7 +1810,10 @@ class GenericParser(StepLines[_Line]):
                 self._planned_end(line, events)
             events.append(StageEnd(at=line.at, summary=line.text[:200]))
             self._ended = self._last
-        elif line.what == "epoch_done" and self._epoch_open is not None:
+        elif line.what == "epoch_done" and self._epoch_open is not None and (
+                line.at is not None or self._epoch_open.at is not None or self._epoch_open.elapsed_seconds is None):
+            # (an undated summary after steps timed by the trainer's own clock alone, flair's ``EPOCH 2 done: loss …``
+            # under ``epoch 2 - iter 860/864 - … time (sec): 318.20``, has no time on that clock: no step is placed)
             open_step = self._epoch_open
             assert open_step.total_steps is not None
             # The summary closes its epoch: all its batches are done, at the summary's time (a full epoch, as
