@@ -687,6 +687,14 @@ REAL_FORMATS = {
     "stopself-wandb-berkeley-drl-hw4-grpo-closing-uploading-history-steps-48-51.log": "generic",
     "generic-tflearn-issue1065-termlogger-step-256-epoch-4-val-loss-val-acc-iter-4045-of-4045.log": "generic",
     "generic-tflearn-pannous-speech-number-classifier-comment-step-544-epoch-34-iter-0-of-1000.log": "generic",
+    "generic-caffe-pr2114-multi-gpu-iteration-938-testing-net-begun-prefetch-queue-empty.log": "generic",
+    "generic-caffe-spatialtransformer-issue13-iteration-48000-test-outputs-after-data-layer-restart.log": "generic",
+    "generic-opennmt-lua-issue85-epoch-1-iterations-10-40-of-183-source-tokens-per-s.log": "generic",
+    "generic-data2text-issue9-opennmt-lua-epochs-1-3-iter-of-213-target-tokens-validation-perplexity.log": "generic",
+    "generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log": "generic",
+    "generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log": "generic",
+    "generic-caffe-issue59-2014-testing-net-test-score-0-1-iterations-78000-78040.log": "generic",
+    "generic-caffe-cifar10-readme-2014-iteration-500-testing-net-test-scores.log": "generic",
 }
 
 

@@ -54,7 +54,7 @@ def test_flair_s_elapsed_in_epoch_is_no_step_time_by_the_log_s_own_dates(tmp_pat
     name = "generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log"
     data = read(tmp_path, body(name))
     training = data["training"]
-    assert data["status_line"] == "step 488/1227 · …"
+    assert data["status_line"] == "epoch 1 · 488/1227 in the epoch · …"
     assert training["step_seconds"] == pytest.approx((47.662 - 32.333) / 366, rel=1e-3)
     assert speed_line(data) == "step 42 ms (measured from the lines' times)"  # not "(as printed)": the printed field is not a step's time
 
@@ -262,3 +262,20 @@ def test_a_pause_for_an_evaluation_is_said_once_the_next_line_is_late(tmp_path: 
     later: dict[str, Any] = json.loads(to_json(monitor.snapshot(T0 + 30)))
     assert not any(line.startswith("Paused:") for line in at_the_line["details"])
     assert "Paused: evaluation (30 s since the last step)" in later["details"]
+
+
+# --- a throughput printed, no step's time -----------------------------------------------------------------
+
+
+def test_a_printed_throughput_is_shown_and_named_where_no_step_time_is_read(tmp_path: Path) -> None:
+    """OpenNMT/OpenNMT#85 and harvardnlp/data2text#9 (OpenNMT's Lua trainer and its fork): undated lines that print the
+    source (or target) tokens a second and no duration: the throughput is shown as printed, and the line that says no
+    step's time was read names it."""
+    for name, rate, lines in (
+            ("generic-opennmt-lua-issue85-epoch-1-iterations-10-40-of-183-source-tokens-per-s.log", "491 tok/s", 4),
+            ("generic-data2text-issue9-opennmt-lua-epochs-1-3-iter-of-213-target-tokens-validation-perplexity.log",
+             "1.3k tok/s", 12)):
+        data = read_cold(tmp_path, body(name), name=name)
+        assert rate in data["details"]
+        assert (f"no timing read from this log ({lines} step lines, its tokens a second printed, no duration or time "
+                "read): measured as lines arrive") in data["details"]

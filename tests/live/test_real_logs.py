@@ -147,7 +147,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 3/100 · 9/9 in the epoch · …", "measuring",
      {"step": 9, "total_steps": None, "loss": 18.928097, "step_seconds": 0.002, "finished": False}),
     # flair: ``time (sec)`` is the epoch's clock, 5.65 s at iter 122 to 20.98 s at 488: 15.33 s / 366 an iteration
-    ("generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log", T0, "end", "step 488/1227 · …", "measuring",
+    ("generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log", T0, "end", "epoch 1 · 488/1227 in the epoch · …",
+     "measuring",
      {"step": 488, "total_steps": 1227, "loss": 0.60704056, "step_seconds": 15.33 / 366, "finished": False}),
     # DeiT's log.txt: a JSON record an epoch, its whole-number ``epoch`` the position (98 to 108), test figures at 100
     ("generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log", T0, T0, "epoch 108 · no timing",
@@ -737,7 +738,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-mlx-lm-pr330-cuda-backend.log", T0, T0, "step 50 · …", "measuring",
      {"total_steps": None, "loss": 1.585, "lr": 1e-05, "step_seconds": 1 / 23.6, "tokens_per_second": 7889.451,
       "eval": {"val_loss": {"value": 2.936, "step": 1}}}),
-    ("generic-nemo-bionemo-recipes-pr740-nemo2-text-lines.log", T0, T0, "step 125/149 · …", "measuring",
+    ("generic-nemo-bionemo-recipes-pr740-nemo2-text-lines.log", T0, T0, "epoch 0 · 125/149 in the epoch · …", "measuring",
      {"loss": 1.34, "lr": 3e-05, "step_seconds": 0.03147, "eval": {"val_loss": {"value": 4.106, "step": None}}}),
     ("generic-torchtune-pr640-step-loss-gpu-resources.log", T0, T0, "step 17 · no timing", "measuring",
      {"loss": 0.9709498286247253, "lr": 2e-05, "step_seconds": None}),
@@ -1268,7 +1269,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "done · step 50000", "done", {"step": 50000, "loss": 0.0274982,
                                    "eval": {"test_accuracy": {"value": 0.903125, "step": 50000}}}),
     ("generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log", T0, "end", "step 2500 · …", "measuring",
-     {"step": 2500, "loss": None, "eval": {"test_acc": {"value": 0.773306, "step": None}}}),
+     {"step": 2500, "loss": None, "eval": {"test_acc": {"value": 0.773306, "step": 2500}}}),
     # Python logging with em dashes (``%(asctime)s — %(name)s — %(levelname)s — %(message)s``): epochs 6 and 7, 8.384 s
     # apart; PPO's ``Early stopping at step 10`` between is its update's early stop, no end of the run
     ("generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log", T0, "end", "epoch 7 · …", "measuring",
@@ -1804,6 +1805,45 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "eval": {"val_loss": {"value": 0.00234, "step": 256}, "val_acc": {"value": 1.0, "step": 256}}}),
     ("generic-tflearn-pannous-speech-number-classifier-comment-step-544-epoch-34-iter-0-of-1000.log", T0, T0,
      "step 544 · …", "measuring", {"step": 544, "total_steps": None, "loss": 0.15866, "data": epoch(34.0), "eval": None}),
+    # Caffe's ``Iteration 938, Testing net (#0)`` and the data reader's lines under it, no output yet: evaluating at 938
+    ("generic-caffe-pr2114-multi-gpu-iteration-938-testing-net-begun-prefetch-queue-empty.log", T0, "end",
+     "step 938 · evaluating", "evaluating",
+     {"step": 938, "loss": None, "eval": None, "step_seconds": None, "paused": "evaluation"}),
+    # … its outputs after the data layer's ``Restarting data prefetching from start.``: the test at 48000, each head's
+    ("generic-caffe-spatialtransformer-issue13-iteration-48000-test-outputs-after-data-layer-restart.log", T0, "end",
+     "step 48000 · …", "measuring",
+     {"step": 48000, "total_steps": None, "loss": 3.72934, "step_seconds": pytest.approx(703.74 / 40, rel=1e-3),
+      "eval": {**{f"test_loss{head}_top_1": {"value": 0.367581, "step": 48000} for head in (1, 2, 3)},
+               **{f"test_loss{head}_top_5": {"value": 0.794675, "step": 48000} for head in (1, 2, 3)},
+               "test_loss1_loss1": {"value": 2.07656, "step": 48000}, "test_loss2_loss2": {"value": 2.07646, "step": 48000},
+               "test_loss3_loss3": {"value": 2.07925, "step": 48000}}}),
+    # OpenNMT (Lua): ``Epoch 1 ; Iteration 40/183 ; … Source tokens/s 491``: the epoch's iterations, its throughput
+    ("generic-opennmt-lua-issue85-epoch-1-iterations-10-40-of-183-source-tokens-per-s.log", T0, "end",
+     "epoch 1 · 40/183 in the epoch · no timing", "measuring",
+     {"step": 40, "loss": None, "lr": 1.0, "tokens_per_second": 491.0, "step_seconds": None, "data": epoch(1.0)}),
+    # its fork data2text: ``Iter 200/213`` back at 50 each epoch, ``Target tokens/s``, each epoch's validation perplexity
+    ("generic-data2text-issue9-opennmt-lua-epochs-1-3-iter-of-213-target-tokens-validation-perplexity.log", T0, "end",
+     "epoch 3 · 200/213 in the epoch · no timing", "measuring",
+     {"step": 200, "loss": None, "lr": 1.0, "tokens_per_second": 1320.0, "step_seconds": None, "data": epoch(3.0),
+      "eval": {"validation_perplexity": {"value": 39.002056544585, "step": None}}}),
+    # OpenNMT-py: ``Epoch  1, 13400/37527; … xent:   9.95; 3595 src tok/s; …``: the epoch's batches, its loss, its speed
+    ("generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log", T0, "end",
+     "epoch 1 · 13400/37527 in the epoch · no timing", "measuring",
+     {"step": 13400, "loss": 9.95, "tokens_per_second": 3595.0, "step_seconds": None, "data": epoch(1.0)}),
+    # every record written twice (two handlers): each step once, 500001 and 500002, read as printed
+    ("generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log", T0, "end",
+     "step 500002 · …", "measuring",
+     {"step": 500002, "total_steps": None, "loss": 0.1147, "step_seconds": 0.105, "finished": False}),
+    # Caffe of 2014: ``Testing net`` after iteration 78000's line, ``Test score # 0: 0.001``: its test at 78000, whose 124 s
+    # are no iteration's (78020 -> 78040: 32.406 s over 20)
+    ("generic-caffe-issue59-2014-testing-net-test-score-0-1-iterations-78000-78040.log", T0, "end", "step 78040 · …",
+     "measuring",
+     {"step": 78040, "loss": 6.9073, "lr": 0.01, "step_seconds": pytest.approx(32.40625 / 20, rel=1e-3),
+      "eval": {"test_score_0": {"value": 0.001, "step": 78000}, "test_score_1": {"value": 6.90977, "step": 78000}}}),
+    # … and ``Iteration 500, Testing net`` with its scores by index: the test at 500
+    ("generic-caffe-cifar10-readme-2014-iteration-500-testing-net-test-scores.log", T0, "end", "step 500 · …", "measuring",
+     {"step": 500, "loss": 1.73643, "lr": 0.001, "step_seconds": pytest.approx(88.964332 / 400, rel=1e-3),
+      "eval": {"test_score_0": {"value": 0.5504, "step": 500}, "test_score_1": {"value": 1.27805, "step": 500}}}),
 ]  # fmt: skip
 
 
@@ -2320,6 +2360,16 @@ GENERIC_READ = {
     "generic-tflearn-issue1065-termlogger-step-256-epoch-4-val-loss-val-acc-iter-4045-of-4045.log":
         "step, epoch, loss, eval",
     "generic-tflearn-pannous-speech-number-classifier-comment-step-544-epoch-34-iter-0-of-1000.log": "step, epoch, loss",
+    "generic-caffe-pr2114-multi-gpu-iteration-938-testing-net-begun-prefetch-queue-empty.log": "step",
+    "generic-caffe-spatialtransformer-issue13-iteration-48000-test-outputs-after-data-layer-restart.log":
+        "step, loss, step time, eval",
+    "generic-opennmt-lua-issue85-epoch-1-iterations-10-40-of-183-source-tokens-per-s.log": "step, total, epoch, lr, tok/s",
+    "generic-data2text-issue9-opennmt-lua-epochs-1-3-iter-of-213-target-tokens-validation-perplexity.log":
+        "step, total, epoch, lr, tok/s, eval",
+    "generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log": "step, total, epoch, loss, tok/s",
+    "generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log": "step, loss, step time",
+    "generic-caffe-issue59-2014-testing-net-test-score-0-1-iterations-78000-78040.log": "step, loss, lr, eval",
+    "generic-caffe-cifar10-readme-2014-iteration-500-testing-net-test-scores.log": "step, loss, lr, eval",
 }  # fmt: skip
 
 

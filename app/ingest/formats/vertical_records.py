@@ -29,9 +29,12 @@ _VERTICAL_TITLE = re.compile(r"^\s{4,}([A-Za-z][A-Za-z ]{2,40}?)\s+(\d{1,9}/\d{1
 # Caffe's solver tests its net at an iteration (``Iteration 1000, Testing net (#0)``), then prints each output of the
 # test net a line (``    Test net output #0: accuracy = 0.9``, ``    Test net output #1: loss = 0.3 (* 1 = 0.3 loss)``):
 # one evaluation, at that iteration (the training line ``Iteration 1000, loss = …`` comes after it).
-_TESTING_NET = re.compile(r"^Iteration (\d{1,12}), Testing net \(#\d{1,3}\)\s*$")
+# Before its outputs were named (2014), the solver printed ``Iteration 500, Testing net`` (later with its ``(#0)``) and each
+# output by its index alone: ``Test score #0: 0.5504``.
+_TESTING_NET = re.compile(r"^Iteration (\d{1,12}), Testing net(?: \(#\d{1,3}\))?\s*$")
 _TEST_OUTPUT = re.compile(r"^\s*Test net output #\d{1,4}: ([A-Za-z][^=]{0,60}?) = (-?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))"
-                          r"(?: \(\* [\d.eE+-]+ = \S+ loss\))?\s*$")
+                          r"(?: \(\* [\d.eE+-]+ = \S+ loss\))?\s*$"
+                          r"|^\s*Test (score) #\s?(\d{1,3}): (-?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))\s*$")
 _NOT_NAME = re.compile(r"[^\w.-]+")
 # A logger's counter line, its position alone (``Epoch: 3``, ``Iteration 500``, ``----- epoch 3 -----``), then one figure
 # a line (``Policy Loss: 0.12``, ``Mean reward: 13.2``) until a line of another kind or the next counter: one record.
@@ -85,6 +88,8 @@ class VerticalRecord:
         self.figures: tuple[tuple[str, float], ...] = ()  # the last record's environment's counts and rate
         self.mean_seconds: str | None = None  # how the last record's time an iteration was worked out, if it was
         self.testing = False  # the block is Caffe's test of its net (its outputs follow, one a line)
+        self.tested = False  # the record just handed on is such a test's: its figures are the iteration's it names
+        self.test_begun: int | None = None  # the line just held began such a test, at this iteration
         self.counter: str | None = None  # the block is a counter line's, as printed (its figures follow, one a line)
         self.plain = False  # the record just handed on is that counter line alone, to be read as printed
         self.counted = False  # … is a counter's (its time is its counter line's)
@@ -102,7 +107,8 @@ class VerticalRecord:
         it is no part of it and is read as well (Caffe's training line after its test), (False, None) for a line
         that is no part of one."""
         pairs = self.pairs
-        self.plain = self.counted = False
+        self.plain = self.counted = self.tested = False
+        self.test_begun = None
         if self.counter is not None:
             figures = _line_figures(text) if pairs is not None and not _COUNTER.match(text) else None
             if figures is not None and pairs is not None:
@@ -123,15 +129,23 @@ class VerticalRecord:
         if self.testing:
             output = _TEST_OUTPUT.match(text)
             if output is not None and pairs is not None:
-                # (a blob's name as a name: ``loss: 50%-fire-rate`` is ``loss_50_-fire-rate``)
-                pairs.append(("test " + _NOT_NAME.sub("_", output.group(1)).strip("_"), output.group(2)))
+                # (a blob's name as a name: ``loss: 50%-fire-rate`` is ``loss_50_-fire-rate``; an output by its index alone,
+                # ``Test score #0``, is ``test score_0``)
+                name, value = ((_NOT_NAME.sub("_", output.group(1)).strip("_"), output.group(2)) if output.group(1)
+                               else (f"score_{output.group(4)}", output.group(5)))
+                pairs.append(("test " + name, value))
                 return True, None
+            if pairs is not None and len(pairs) == 1 and text[:10] != "Iteration ":
+                # Another thread's line while the test runs, before its outputs (Caffe's data layer's ``Restarting
+                # data prefetching from start.`` as the test set wraps round): read on its own, the test still held
+                return False, None
             record = self._record()
             return (False, record) if record is not None else (False, None)
         testing = _TESTING_NET.match(text) if text[:10] == "Iteration " else None
         if testing is not None:
             record = self._record() if pairs else None
             self.pairs, self.testing = [("Iteration", testing.group(1))], True
+            self.test_begun = int(testing.group(1))
             return True, record
         title = _VERTICAL_TITLE.match(text)
         if title is not None:
@@ -238,6 +252,7 @@ class VerticalRecord:
         testing, self.testing = self.testing, False
         if not pairs or (testing and len(pairs) == 1) or not self._completed(pairs):
             return None  # (a test of the net with no output read: no record)
+        self.tested = testing
         self.mean_seconds = None
         names = [name for name, _ in pairs]
         if not _EPOCH_LOGGER_SIGN.isdisjoint(names):

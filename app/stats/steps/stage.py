@@ -619,6 +619,17 @@ def printed_step_seconds(stage: Stage) -> float | None:
     return None if stage.clock_over_printed else finite(stage.latest.step_seconds)
 
 
+def timed_before_pass(stage: Stage) -> TrainStep | None:
+    """The last step that printed its own time, where the latest line is the start of an evaluation's pass at a step
+    no line timed (Caffe's ``Iteration 1950, Testing net (#0)`` after ``Iteration 1560 (6.24695 iter/s, …)``): the pace
+    the trainer printed stands, where the lines' times would fold its earlier tests into its iterations."""
+    before, latest = stage.timed_step, stage.latest
+    if (before is None or before is latest or stage.clock_over_printed or not evaluating(stage)
+            or finite(before.step_seconds) is None or latest.step_seconds is not None or latest.loss is not None):
+        return None
+    return before
+
+
 def lines_needed(stage: Stage) -> int:
     """Timed lines before a rate is shown: the shared warm-up's 3, or 2 logged dicts.
 
@@ -651,6 +662,9 @@ def step_seconds(stage: Stage, m: Measure | None = None) -> float | None:
     printed = printed_step_seconds(stage)
     if printed is not None or stage.latest.logged:
         return printed
+    before = timed_before_pass(stage)
+    if before is not None:
+        return before.step_seconds
     if m is not None and m.steps_per_hour:
         return 3600 / m.steps_per_hour
     lines = [(seconds, covered) for seconds, covered, waited

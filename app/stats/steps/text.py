@@ -31,6 +31,7 @@ from .stage import (
     printed_step_seconds,
     row_groups_per_step,
     step_seconds,
+    timed_before_pass,
 )
 from .verdict import EarlyVerdict, Line, Status, Verdict
 
@@ -330,7 +331,9 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     if seconds is not None:
         # The trainer's own time of a step is said to be its own: the rate beside it is measured.
         # (worked out from a printed time of many steps, it says how: an epoch's time is no step's as printed)
-        own = measured_note(stage) if printed_step_seconds(stage) is None else \
+        before = timed_before_pass(stage)
+        own = measured_note(stage) if printed_step_seconds(stage) is None and before is None else \
+            f" (as printed at {step_of(before, stage.counts_epochs)})" if before is not None else \
             f" ({latest.step_seconds_note})" if latest.step_seconds_note else " (as printed)"
         average = epoch_average_seconds(stage)
         if average is not None and stage.epoch_average is not None:
@@ -412,9 +415,10 @@ def measured_note(stage: Stage) -> str:
 
 
 def no_time_read(stage: Stage) -> str:
-    """Why no step's time was read: none at all, or only each epoch's (DGL's ``Epoch Time(s): 7.2513``, shown
-    beside the step time as printed), which times no step: an epoch's batches are not all step lines. An epoch's time
-    printed before the latest line's epoch began is still printed (MXNet's ``Time cost=`` after each epoch)."""
+    """Why no step's time was read: none at all, only each epoch's (DGL's ``Epoch Time(s): 7.2513``, shown
+    beside the step time as printed), which times no step: an epoch's batches are not all step lines, or only a
+    throughput (tokens a second, shown as printed). An epoch's time printed before the latest line's epoch began is
+    still printed (MXNet's ``Time cost=`` after each epoch)."""
     each = count_unit(stage.latest.counter)  # (what a line's count counts: an episode's time is no step's either)
     if stage.epoch_time is not None:
         return f"each epoch's time printed, no {each}'s,"
@@ -423,6 +427,9 @@ def no_time_read(stage: Stage) -> str:
         # the run's clock; an RL loop's ``Time: 4.03`` an episode's): shown as printed, so never said not to be there,
         # nor said whose (the log does not say).
         return "only a time without its unit printed,"
+    if finite(stage.latest.tokens_per_second) is not None:
+        # (a throughput printed is no step's time: OpenNMT's ``Source tokens/s 1268``, shown as printed beside it)
+        return "its tokens a second printed, no duration or time read"
     return "no duration or time read"  # (said before "for its 60 step lines", or inside brackets without the comma)
 
 

@@ -30,8 +30,9 @@ The precedence, in one place (the shape of app/stats/iota/status.py's ``verdict`
   says the model was saved (mid-run saves look the same) is the end once the next step is overdue
   (past the stall limit and 5 minutes).
 * **evaluating**: the last records are an evaluation's pass under way after the latest step — its start said
-  (``***** Running Evaluation *****``, a test loop's first line) or its batches so far short of its bar's total
-  (Jittor's ``Test in epoch 49 iteration 2``, mmengine's ``Epoch(val) [2][3550/21046]``), no result printed yet —
+  (``***** Running Evaluation *****``, a test loop's first line, Caffe's ``Iteration 1950, Testing net (#0)``) or its
+  batches so far short of its bar's total (Jittor's ``Test in epoch 49 iteration 2``, mmengine's
+  ``Epoch(val) [2][3550/21046]``), no result printed yet —
   dated or not: the run is evaluating, neither measuring nor training, until a result, a step line or the
   training said to go on again ends the pass. A pass that outlasts the stall limit is stalled.
 * **no step yet**: a stage whose only line is a counter at step 0 with nothing done (a progress bar at

