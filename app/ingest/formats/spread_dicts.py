@@ -67,7 +67,7 @@ def dict_end(lines: list[str], start: int) -> int:
     if "{" not in lines[start]:
         return start + 1
     end = _closing(lines, start)
-    return end if end is not None else start + 1
+    return end if end is not None and end != _OPEN else start + 1
 
 
 def _joined(lines: Iterator[str], joining: Callable[[], bool] | None) -> Iterator[str]:
@@ -85,9 +85,9 @@ def _joined(lines: Iterator[str], joining: Callable[[], bool] | None) -> Iterato
                 yield window.pop(0)
                 continue
             end = _closing(window, 0)
+            if end == _OPEN:
+                break  # (the dict may close on a line still to come)
             if end is None:
-                if len(window) < MAX_DICT_LINES and _may_go_on(window):
-                    break  # (the dict may close on a line still to come)
                 yield window.pop(0)  # (not a dict after all: its first line as printed, the rest looked at again)
                 continue
             yield _one_line(window[:end])
@@ -100,9 +100,14 @@ def _opens(line: str) -> bool:
     return _OPENS.fullmatch(line.rstrip("\r\n")) is not None
 
 
+# A scan's answer while every line so far is a dict's and its closing line may still come.
+_OPEN = -1
+
+
 def _closing(lines: list[str], start: int) -> int | None:
-    """The index after the line that closes the dict opened at ``lines[start]``; None while it may still close
-    later or when it is no dict."""
+    """The index after the line that closes the dict opened at ``lines[start]``; :data:`_OPEN` while every line
+    after it is a dict's and the closing one may still come (within :data:`MAX_DICT_LINES`); None when it is no
+    dict."""
     if not _opens(lines[start]):
         return None
     depth, chars, last = 1, len(lines[start]), False  # (last: an item ended without its comma, only a brace may follow)
@@ -131,31 +136,7 @@ def _closing(lines: list[str], start: int) -> int | None:
         if key is None:
             return None
         last = key.group("comma") is None
-    return None
-
-
-def _may_go_on(window: list[str]) -> bool:
-    """Whether every line after the opening one is a dict's line (its closing line may still come)."""
-    depth, last = 1, False
-    for raw in window[1:]:
-        line = raw.rstrip("\r\n")
-        closing = _CLOSES.fullmatch(line)
-        if closing is not None:
-            depth -= closing.group("braces").count("}")
-            if depth <= 0:
-                return False
-            last = closing.group("comma") is None
-            continue
-        if last:
-            return False
-        if _NESTED_OPENS.fullmatch(line) is not None:
-            depth += 1
-            continue
-        key = _KEY_LINE.fullmatch(line)
-        if key is None:
-            return False
-        last = key.group("comma") is None
-    return True
+    return _OPEN if len(lines) < start + MAX_DICT_LINES else None
 
 
 def _one_line(lines: list[str]) -> str:
