@@ -552,9 +552,11 @@ def measure(stage: Stage, now: float) -> Measure:
     # trainer's own time per step is the rate (until the next line is long overdue: then it is no
     # longer the run's pace).
     few = steps_per_hour is not None and in_window < WARMUP_COUNT
-    paced = (steps_per_hour is None or few) and printed is not None and not overdue
+    paced = (steps_per_hour is None or few or stage.latest.unnumbered) and printed is not None and not overdue
     if paced and printed is not None:
         steps_per_hour, done = 3600 / printed, True
+    elif stage.latest.unnumbered:
+        steps_per_hour = None  # (its reports counted are no steps: once its rate is no longer the run's pace, none)
     tokens_per_hour = None
     if paced and done and stage.tokens_since is not None and steps_per_hour is not None:
         # The same source as the steps: the trainer's own pace × the tokens a step (those of the
@@ -606,6 +608,8 @@ def printed_pace(stage: Stage) -> float | None:
     includes the start (compilation, the first batches)."""
     latest = stage.latest
     seconds = printed_step_seconds(stage)
+    if latest.unnumbered and seconds is not None and seconds > 0:
+        return seconds  # (the steps' rate printed alone: a count of its reports is no steps to measure a rate by)
     if seconds is None or seconds <= 0 or latest.logged or latest.step <= 1:
         return None
     spans = bool(stage.line_durations) and stage.line_durations[-1] >= WARMUP_SECONDS
