@@ -10,7 +10,15 @@ from dataclasses import dataclass, field, replace
 
 from ... import text
 from ...snapshot import RateView, WarmupView
-from ..events import DATA_UNITS, EPOCH_SECONDS, EPOCH_STEP_SECONDS, StepFigures, TrainingPause, TrainStep
+from ..events import (
+    DATA_UNITS,
+    EPOCH_SECONDS,
+    EPOCH_STEP_SECONDS,
+    LOGGING_INTERVAL_SECONDS,
+    StepFigures,
+    TrainingPause,
+    TrainStep,
+)
 from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .intervals import IntervalWindow
 from .spikes import Spikes
@@ -287,6 +295,10 @@ class Stage:
             if took is not None and math.isfinite(took) and took > 0:
                 self.epoch_time = (event.epoch if event.epoch is not None else self.epoch, took)
             self.figures.update(figures)
+        if isinstance(event, TrainStep) and event.step_seconds is not None:
+            # (a logging interval's time kept as printed while the steps it spans were not in the log: a step timed
+            # since is the run's time now, and the older interval no figure of the latest line's)
+            self.figures.pop(LOGGING_INTERVAL_SECONDS, None)
 
 
 @dataclass(slots=True)
