@@ -282,6 +282,8 @@ class TrainStep:
     ``Episode: 73``: ``"episode"``; the data a count of the trainer's own unit went through, cryoNeFEN's
     ``[900/6034 images]``: ``"image"``, tf.keras' bar of ``…us/sample``: ``"sample"``), said by that word, and its
     time and rate are that unit's, never a step's; None: steps (or epochs, where the step is the epoch).
+    ``unnumbered``: the log prints no step at all, only the steps' own rate (TPUEstimator's ``global_step/sec``): with
+    ``logged``, ``step`` counts its reports, no position, and ``step_seconds`` is that rate's, a step's time.
     ``epoch_percent``: how far through its epoch the line is, in per cent, where the log prints that share and no count
     of the epoch's batches (``Epoch 1 complete [80%]``); ``step`` is then the epoch, and the share is never the run's.
     """
@@ -323,6 +325,7 @@ class TrainStep:
     amends: bool = False  # the rest of the step's record, part of which an earlier read gave: this is the whole record
     counter: str | None = None
     epoch_percent: float | None = None
+    unnumbered: bool = False
 
 
 # TrainStep.counter's words for a count of the data itself (an image, a sample): a line goes through many of them, so
@@ -336,6 +339,10 @@ EPOCH_STEP_SECONDS = "epoch_step_seconds"
 # A TrainStep's figure: its epoch's own time in seconds, printed on a line tied to the epoch's last step (DGL's
 # ``Epoch Time(s): 7.2513``, MXNet's ``Epoch[1] Time cost=4.611``), its epoch the step's.
 EPOCH_SECONDS = "epoch_seconds"
+# A TrainStep's figure: the seconds a logging hook printed for its interval, the steps since its record before, where
+# the log prints no record before it to span those steps (TF Estimator's ``loss = 1.87, step = 31601 (182.200 sec)``
+# as a log's first step line): the interval's time as printed, never one step's.
+LOGGING_INTERVAL_SECONDS = "logging_interval_seconds"
 
 
 # A loss the log says went bad after its last numbered step (TensorFlow's ``Model diverged with loss = NaN.``):

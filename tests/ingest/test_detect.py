@@ -695,6 +695,9 @@ REAL_FORMATS = {
     "generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log": "generic",
     "generic-caffe-issue59-2014-testing-net-test-score-0-1-iterations-78000-78040.log": "generic",
     "generic-caffe-cifar10-readme-2014-iteration-500-testing-net-test-scores.log": "generic",
+    "generic-automl-issue59-tpu-estimator-global-step-sec-examples-sec-only-no-step-doubled.log": "generic",
+    "generic-tapas-issue91-tpu-estimator-global-step-sec-examples-sec-only-printed-total-loss-tensor.log": "generic",
+    "generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log": "generic",
 }
 
 

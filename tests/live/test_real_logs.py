@@ -1844,6 +1844,20 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-caffe-cifar10-readme-2014-iteration-500-testing-net-test-scores.log", T0, "end", "step 500 · …", "measuring",
      {"step": 500, "loss": 1.73643, "lr": 0.001, "step_seconds": pytest.approx(88.964332 / 400, rel=1e-3),
       "eval": {"test_score_0": {"value": 0.5504, "step": 500}, "test_score_1": {"value": 1.27805, "step": 500}}}),
+    # TPUEstimator's rates alone (google/automl#59, google-research/tapas#91), each printed twice: no step number, no
+    # loss; the last ``global_step/sec`` a step's time (1/1.04328 s, 1/2.41037 s), the last ``examples/sec`` the data's
+    ("generic-automl-issue59-tpu-estimator-global-step-sec-examples-sec-only-no-step-doubled.log", T0, "end", "no step number printed · …", "training",
+     {"step": None, "total_steps": None, "loss": None, "step_seconds": 1 / 1.04328, "steps_per_hour": 3600 * 1.04328,
+      "eta_seconds": None, "figures": {"rate/global_step/sec": 1.04328, "samples_per_second": 7.57624},
+      "logged_records": 6, "finished": False}),
+    ("generic-tapas-issue91-tpu-estimator-global-step-sec-examples-sec-only-printed-total-loss-tensor.log", T0, "end", "no step number printed · …", "training",
+     {"step": None, "total_steps": None, "loss": None, "step_seconds": 1 / 2.41037, "eta_seconds": None,
+      "figures": {"rate/global_step/sec": 2.41037, "samples_per_second": 2.43883}, "finished": False}),
+    # one logging hook line, ``step = 208 (7.759 sec)``, no step line before it: the interval's time as printed, no
+    # step's; ``Loss for final step`` ends the run
+    ("generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log", T0, "end", "done · step 208", "done",
+     {"step": 208, "total_steps": None, "loss": 0.007142953, "step_seconds": None, "eta_seconds": None,
+      "figures": {"logging_interval_seconds": 7.759}, "finished": True}),
 ]  # fmt: skip
 
 
@@ -2370,6 +2384,9 @@ GENERIC_READ = {
     "generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log": "step, loss, step time",
     "generic-caffe-issue59-2014-testing-net-test-score-0-1-iterations-78000-78040.log": "step, loss, lr, eval",
     "generic-caffe-cifar10-readme-2014-iteration-500-testing-net-test-scores.log": "step, loss, lr, eval",
+    "generic-automl-issue59-tpu-estimator-global-step-sec-examples-sec-only-no-step-doubled.log": "steps' rate, step time",
+    "generic-tapas-issue91-tpu-estimator-global-step-sec-examples-sec-only-printed-total-loss-tensor.log": "steps' rate, step time",
+    "generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log": "step, loss, eval",
 }  # fmt: skip
 
 
@@ -2848,3 +2865,27 @@ def test_a_rate_tracker_s_rates_are_shown_as_printed(tmp_path: Path, name: str, 
     data = snap(cold(tmp_path, name), T0)
     assert data["training"]["figures"] == {"rate/Rate": rate, "rate/GlobalRate": global_rate}
     assert f"Rates Rate {rate:.6g} · GlobalRate {global_rate:.6g}" in data["details"]
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("generic-automl-issue59-tpu-estimator-global-step-sec-examples-sec-only-no-step-doubled.log", ["Stage train · no step number printed (6 reports of the steps' rate)",
+             "step 959 ms (from the global_step/sec printed)", "Rates global_step/sec 1.04328"]),
+    ("generic-tapas-issue91-tpu-estimator-global-step-sec-examples-sec-only-printed-total-loss-tensor.log", ["Stage train · no step number printed (6 reports of the steps' rate)",
+             "step 415 ms (from the global_step/sec printed)", "Rates global_step/sec 2.41037"]),
+])  # fmt: skip
+def test_a_log_of_the_steps_rate_alone_says_its_rate_and_no_step(tmp_path: Path, name: str, said: list[str]) -> None:
+    """TPUEstimator's ``global_step/sec`` reports with no step line: the rate a step's time, no position made up."""
+    monitor = cold(tmp_path, name)
+    end = monitor.last_event_at()
+    assert end is not None
+    data = snap(monitor, end)
+    for line in said:
+        assert line in data["details"]
+    assert not any("logged record" in line or "ETA" in line for line in data["details"])
+
+
+def test_a_logging_interval_s_time_without_the_steps_it_spans_is_said_as_printed(tmp_path: Path) -> None:
+    """``step = 208 (7.759 sec)`` with no step line before it: the interval's time, never a step's nor a rate."""
+    data = snap(cold(tmp_path, "generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log"), T0)
+    assert "7.759 s per logging interval (as printed; the steps it spans are not in the log)" in data["details"]
+    assert "no rate: only a logging interval's time printed, the steps it spans not, for its 1 step line" in data["details"]

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from ...stats.events import (
     EPOCH_SECONDS,
     FINAL_STEP_LOSS,
+    LOGGING_INTERVAL_SECONDS,
     LOSS_AFTER_LAST_STEP,
     TRAIN_ROW_LOSS,
     EvalResult,
@@ -556,6 +557,7 @@ class GenericParser(StepLines[_Line]):
         self._settled: set[str] = set()  # step lines' shapes (digits dropped) the series had nothing to add to
         self._series_read = False  # a repeated record was read by its series: its template is the run's step line
         self._source = StepSource()  # which series gives the run's position (step_source.py)
+        self._rate_reports: list[float] = []  # the steps' own rates a log prints with no step line (TPUEstimator's)
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
@@ -1314,7 +1316,7 @@ class GenericParser(StepLines[_Line]):
                 # score a count of a total and its share (no step of its own: the training records count those)
                 return Kind.FULL, _Line("eval", at, text=s)
             # (before any step, an evaluation's scores alone: a paste that begins with the last one, DGL's ``Eval Acc 0.8398``)
-            tied_figures = tied(s) if self._last is not None else scores(tied(s))
+            tied_figures = tied(s) if self._last is not None else scores(tied(s)) or self._rates_alone(tied(s))
             if tied_figures is not None:
                 # (``Time elasped: 196.28`` under its step line, ``Eval Acc 0.9248`` after an epoch's)
                 return Kind.FULL, _Line("tie", at, text=s, named=tuple(tied_figures))
@@ -2195,6 +2197,8 @@ class GenericParser(StepLines[_Line]):
     def _tie(self, line: _Line, events: list[Event]) -> None:
         """A line tied to the last step: its clock, its epoch's time and rates amend that step; its
         evaluation's figures are that step's."""
+        if self._last is None and self._rate_report(line, events):
+            return
         if self._last is None:
             for named in line.named:  # (scores alone, before any step: at no step)
                 label = _named_label(named)
@@ -2243,6 +2247,52 @@ class GenericParser(StepLines[_Line]):
             # on to the tracker, so it goes again, its record now whole (its loss and grad norm not counted again).
             events.append(replace(step, loss=None, loss_note=None, grad_norm=None, amends=True, **amend))  # type: ignore[arg-type]
             self._step_event = (events, len(events) - 1)
+
+    def _rates_alone(self, found: list[Named] | None) -> list[Named] | None:
+        """Those figures when every one is a rate and one is the steps' own (``global_step/sec``), or the data's beside
+        such reports already read (``examples/sec``); before any step, else None."""
+        if not found or not all(named.kin is Kin.RATE for named in found):
+            return None
+        if self._rate_reports or any(_steps_rate(named) for named in found):
+            return found
+        return None
+
+    def _rate_report(self, line: _Line, events: list[Event]) -> bool:
+        """Rates alone where the log prints no step (TPUEstimator's ``global_step/sec: 1.04328`` and ``examples/sec:
+        133.5``, nothing else): each report of the steps' rate is a record of the run, its step time the rate's, and
+        its count of reports no step; a rate of the data beside it is that record's. False: not such a line."""
+        rates = [_rate_figure(named) for named in line.named if named.kin is Kin.RATE]
+        if not rates or len(rates) != len(line.named) or line.readings:
+            return False
+        steps = [named.value for named in line.named if _steps_rate(named)]
+        if not steps:
+            if not self._rate_reports:
+                return False
+            held = self._held_step(events)
+            gone = self._gone_step(events) if held is None else None
+            step = held[1] if held is not None else gone
+            if step is None or not step.logged:
+                return True
+            figures = dict(step.figures)
+            if all(figures.get(name) == value for name, value in rates):
+                return True  # (the same rate printed again by a second logger: absl's line under TensorFlow's)
+            amended = replace(step, figures=tuple({**figures, **dict(rates)}.items()))
+            if held is not None:
+                events[held[0]] = amended
+            else:
+                events.append(replace(amended, amends=True))
+                self._step_event = (events, len(events) - 1)
+            return True
+        rate = steps[-1]
+        if self._rate_reports and self._rate_reports[-1] == rate:
+            return True  # (the same report printed again by a second logger: absl's line under TensorFlow's)
+        self._rate_reports.append(rate)
+        events.append(TrainStep(at=line.at, stage="train", step=len(self._rate_reports), logged=True, unnumbered=True,
+                                step_seconds=1.0 / rate if rate > 0 else None, interval_average=True,
+                                step_seconds_note=f"from the {_STEPS_RATE_NAME} printed" if rate > 0 else None,
+                                figures=tuple(rates)))
+        self._step_event = (events, len(events) - 1)
+        return True
 
     def _gone_step(self, events: list[Event]) -> TrainStep | None:
         """The last step's event when an earlier batch gave it (it has gone on to the tracker); None otherwise."""
@@ -2463,11 +2513,16 @@ class GenericParser(StepLines[_Line]):
         # figure counts when it changes, or again when the step goes back (a new epoch's bar, a
         # restart), where it belongs to the stretch that begins (an evaluation before its step).
         back = self._last is not None and step < self._last[0]
-        if step_seconds is None and self._last is not None and step > self._last[0] and "sec)" in line.text:
+        unspanned: list[tuple[str, float]] = []
+        if step_seconds is None and "sec)" in line.text:
             interval = _INTERVAL.search(line.text)
             if interval is not None and int(interval.group(1)) == step:
                 # TensorFlow's logging hook: ``loss = 4.26, step = 100 (124.394 sec)``, the time since its last record
-                step_seconds = float(interval.group(2)) / (step - self._last[0])
+                if self._last is not None and step > self._last[0]:
+                    step_seconds = float(interval.group(2)) / (step - self._last[0])
+                else:
+                    # (no record before it in the log: the steps the interval spans are not printed, only its time)
+                    unspanned.append((LOGGING_INTERVAL_SECONDS, float(interval.group(2))))
         # (a dated line's printed time the dates contradict is the tracker's to judge: timing.clock_contradicts)
         day = day_seconds(line.text) if line.at is None else None
         clocked, self._clocked_step = self._clocked_step, (step, day) if day is not None else None
@@ -2559,7 +2614,7 @@ class GenericParser(StepLines[_Line]):
                                                   or _averaged_step_time(got.get(Field.STEP_TIME))),
                 # (a table's figures under their names, then the named figures no table gave)
                 figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures)),
-                         *_running_count(got.get(Field.TOKENS))),
+                         *_running_count(got.get(Field.TOKENS)), *unspanned),
                 counter=_counted_as(line, step_reading, bar, step),
             )
         )
@@ -2975,6 +3030,15 @@ def _values_first(s: str) -> str | None:
     if not any(name.lower() == "loss" for name, _, _ in named):
         return None
     return f"step: {m.group(1)} | " + " | ".join(f"{name}: {value}{' ' + unit if unit else ''}" for name, value, unit in named)
+
+
+# How a step's time worked out from the steps' own rate is said (the name TF Estimator prints it under).
+_STEPS_RATE_NAME = "global_step/sec"
+
+
+def _steps_rate(named: Named) -> bool:
+    """A rate of the optimizer's steps (TF Estimator's ``global_step/sec``), not of the data."""
+    return named.kin is Kin.RATE and _rate_figure(named)[0].startswith(RATE_PART) and "step" in named.name
 
 
 def _named_label(named: Named) -> str:

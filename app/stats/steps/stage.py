@@ -10,7 +10,15 @@ from dataclasses import dataclass, field, replace
 
 from ... import text
 from ...snapshot import RateView, WarmupView
-from ..events import DATA_UNITS, EPOCH_SECONDS, EPOCH_STEP_SECONDS, StepFigures, TrainingPause, TrainStep
+from ..events import (
+    DATA_UNITS,
+    EPOCH_SECONDS,
+    EPOCH_STEP_SECONDS,
+    LOGGING_INTERVAL_SECONDS,
+    StepFigures,
+    TrainingPause,
+    TrainStep,
+)
 from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .intervals import IntervalWindow
 from .spikes import Spikes
@@ -288,6 +296,10 @@ class Stage:
             if took is not None and math.isfinite(took) and took > 0:
                 self.epoch_time = (event.epoch if event.epoch is not None else self.epoch, took)
             self.figures.update(figures)
+        if isinstance(event, TrainStep) and event.step_seconds is not None:
+            # (a logging interval's time kept as printed while the steps it spans were not in the log: a step timed
+            # since is the run's time now, and the older interval no figure of the latest line's)
+            self.figures.pop(LOGGING_INTERVAL_SECONDS, None)
 
 
 @dataclass(slots=True)
@@ -553,9 +565,11 @@ def measure(stage: Stage, now: float) -> Measure:
     # trainer's own time per step is the rate (until the next line is long overdue: then it is no
     # longer the run's pace).
     few = steps_per_hour is not None and in_window < WARMUP_COUNT
-    paced = (steps_per_hour is None or few) and printed is not None and not overdue
+    paced = (steps_per_hour is None or few or stage.latest.unnumbered) and printed is not None and not overdue
     if paced and printed is not None:
         steps_per_hour, done = 3600 / printed, True
+    elif stage.latest.unnumbered:
+        steps_per_hour = None  # (its reports counted are no steps: once its rate is no longer the run's pace, none)
     tokens_per_hour = None
     if paced and done and stage.tokens_since is not None and steps_per_hour is not None:
         # The same source as the steps: the trainer's own pace × the tokens a step (those of the
@@ -607,6 +621,8 @@ def printed_pace(stage: Stage) -> float | None:
     includes the start (compilation, the first batches)."""
     latest = stage.latest
     seconds = printed_step_seconds(stage)
+    if latest.unnumbered and seconds is not None and seconds > 0:
+        return seconds  # (the steps' rate printed alone: a count of its reports is no steps to measure a rate by)
     if seconds is None or seconds <= 0 or latest.logged or latest.step <= 1:
         return None
     spans = bool(stage.line_durations) and stage.line_durations[-1] >= WARMUP_SECONDS

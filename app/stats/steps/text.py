@@ -9,7 +9,14 @@ from collections.abc import Sequence
 
 from ... import text
 from ...snapshot import PeerView, RoundView, SwarmView
-from ..events import EPOCH_SECONDS, LOSS_AFTER_LAST_STEP, CollabProgress, TrainingPause, TrainStep
+from ..events import (
+    EPOCH_SECONDS,
+    LOGGING_INTERVAL_SECONDS,
+    LOSS_AFTER_LAST_STEP,
+    CollabProgress,
+    TrainingPause,
+    TrainStep,
+)
 from ..tracker import WARMUP_SECONDS
 from .health import Crash
 from .rules import FIRST_LINE_WAIT_SECONDS
@@ -76,7 +83,8 @@ def details(
         body.append((Line.SWARM, sentence))
     latest = stage.latest
     # A dict logged every N steps is no step; a line an epoch counts epochs.
-    unit = "logged records" if latest.logged else f"{count_noun(stage)}s"
+    # (a log of the steps' rate alone: its rate is of steps, its records the rate's reports)
+    unit = "steps" if latest.unnumbered else "logged records" if latest.logged else f"{count_noun(stage)}s"
     # The lines read, said as lines: a bar's redraw at 0/2020 and at 1/2020 are two lines of one step, and Keras'
     # epoch line of 370515/370515 one line of many steps (a dict, and an epoch a line, are one each).
     line_noun = "logged record" if latest.logged else ("epoch" if stage.counts_epochs else f"{count_noun(stage)} line")
@@ -128,7 +136,7 @@ def details(
     elif Line.STALLED in shows and stall.since is not None and stall.limit is not None:
         # After the last epoch's bar the wait allowed for its evaluation and save is the limit.
         limit = stall.allowed if stall.pause == "finishing" and stall.allowed is not None else stall.limit
-        body.append((Line.STALLED, (f"Stalled: no {'logged record' if latest.logged else count_noun(stage)} for "
+        body.append((Line.STALLED, (f"Stalled: no {record_noun(stage)} for "
                                     f"{text.exact_duration(stall.since)} (limit {text.exact_duration(limit)})")))
     elif Line.FINISHING in shows and stall.since is not None and stall.allowed is not None:
         body.append((Line.FINISHING,
@@ -138,7 +146,7 @@ def details(
     elif Line.EVALUATING in shows and stage.eval_pass is not None:
         body.append((Line.EVALUATING, evaluating_line(stage.eval_pass, stage, stall.since)))
     elif Line.PAUSED in shows and stall.since is not None:
-        last = "logged record" if latest.logged else count_noun(stage)
+        last = record_noun(stage)
         body.append((Line.PAUSED, f"Paused: {stall.pause} ({text.duration(stall.since)} since the last {last})"))
     elif Line.FIRST_LINE_LIMIT in shows and stall.first_line is not None and stall.limit is not None:
         first_step, stride = stall.first_line
@@ -365,6 +373,11 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         own = f"{before.step_seconds_note}, " if before.step_seconds_note else ""
         parts.append(f"{count_noun(stage)} {seconds_text(before.step_seconds or 0.0)} "
                      f"({own}as printed at {step_of(before, stage.counts_epochs)})")
+    interval_seconds = finite(dict(latest.figures).get(LOGGING_INTERVAL_SECONDS))
+    if interval_seconds is not None and seconds is None and interval_seconds > 0:
+        # A logging hook's interval, the steps it spans printed nowhere in the log: its time as printed, no step's.
+        parts.append(f"{as_printed(interval_seconds)} s per logging interval (as printed; the steps it spans are not "
+                     "in the log)")
     epoch_seconds = finite(dict(latest.figures).get(EPOCH_SECONDS))
     if epoch_seconds is not None:
         if epoch_seconds > 0:
@@ -430,6 +443,9 @@ def no_time_read(stage: Stage) -> str:
     if finite(stage.latest.tokens_per_second) is not None:
         # (a throughput printed is no step's time: OpenNMT's ``Source tokens/s 1268``, shown as printed beside it)
         return "its tokens a second printed, no duration or time read"
+    if LOGGING_INTERVAL_SECONDS in stage.figures:
+        # (TF Estimator's ``step = 208 (7.759 sec)`` with no step line before it: the interval's time, shown as printed)
+        return f"only a logging interval's time printed, the {each}s it spans not,"
     return "no duration or time read"  # (said before "for its 60 step lines", or inside brackets without the comma)
 
 
@@ -478,6 +494,8 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
     dicts without step numbers (``epoch 0.44``), or of a log whose lines count epochs (``epoch 855/1500``)."""
     if step.logged:
         epoch = step.epoch if step.epoch is not None else epoch
+        if epoch is None and step.unnumbered:
+            return "no step number printed"  # (the steps' rate alone: its count of reports is no position)
         return f"epoch {epoch:g}" if epoch is not None else f"{step.step} logged records"
     if step.outer_step is not None:
         return f"outer {step.outer_step} · step {step.step}"
@@ -512,6 +530,12 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
     return where
 
 
+def record_noun(stage: Stage) -> str:
+    """What one of the log's records is: a step (its count's unit), a logged record, a report of the steps' rate."""
+    latest = stage.latest
+    return "report of the steps' rate" if latest.unnumbered else "logged record" if latest.logged else count_noun(stage)
+
+
 def counted(step: TrainStep) -> str:
     """`` images``: the unit of a count in the epoch, where the log names one that is no step (TrainStep.counter)."""
     return f" {step.counter}s" if step.counter is not None else ""
@@ -524,7 +548,9 @@ def progress(stage: Stage) -> str:
 def stage_line(stage: Stage) -> str:
     latest = stage.latest
     where = position(latest, stage.epoch, stage.counts_epochs)
-    if latest.logged:
+    if latest.unnumbered:
+        where += f" ({latest.step} report{'s' if latest.step != 1 else ''} of the steps' rate)"
+    elif latest.logged:
         where += f" ({latest.step} logged record{'s' if latest.step != 1 else ''}: no step number read)"
     elif latest.progress_percent is not None:
         where += f" ({latest.progress_percent:.2f}%)"
@@ -704,7 +730,8 @@ def recognised(stage: Stage) -> str:
     latest = stage.latest
     have = [
         ("step", not latest.logged),
-        ("logged records", latest.logged),  # (a log that numbers no step: its records counted)
+        ("logged records", latest.logged and not latest.unnumbered),  # (a log that numbers no step: its records counted)
+        ("steps' rate", latest.unnumbered),  # (a log of the steps' rate alone: no step, no record of one)
         ("total", latest.total_steps is not None),
         ("epoch", stage.epoch is not None),
         ("loss", stage.loss is not None),

@@ -418,6 +418,41 @@ def test_tf_estimator_s_stable_global_step_warning_is_the_step_its_rate_lines_ti
     assert steps(["It seems that global step (tf.train.get_global_step) has not been increased."]) == []
 
 
+def test_the_steps_rate_alone_is_a_record_of_no_step_timed_by_that_rate() -> None:
+    # (composed) TPUEstimator's reports, each printed twice (tensorflow's logger, then absl's): one record each, its
+    # step time the rate's, the data's rate on the next line its own
+    events = GenericParser().feed([
+        "INFO:tensorflow:global_step/sec: 0.5", "I0326 17:01:05.290932 1404 tpu_estimator.py:2307] global_step/sec: 0.5",
+        "INFO:tensorflow:examples/sec: 4", "I0326 17:01:05.291049 1404 tpu_estimator.py:2308] examples/sec: 4",
+        "INFO:tensorflow:global_step/sec: 0.25",
+    ])
+    got = [e for e in events if isinstance(e, TrainStep)]
+    assert [(e.step, e.logged, e.unnumbered, e.step_seconds, dict(e.figures)) for e in got] == [
+        (1, True, True, 2.0, {"rate/global_step/sec": 0.5, "samples_per_second": 4.0}),
+        (2, True, True, 4.0, {"rate/global_step/sec": 0.25}),
+    ]
+    # (composed) the data's rate alone, before any step, is no record
+    assert steps(["INFO:tensorflow:examples/sec: 4", "INFO:tensorflow:examples/sec: 5"]) == []
+    # google/automl#59, google-research/tapas#91: six reports each, the last rates as printed
+    for name, last in (("generic-automl-issue59-tpu-estimator-global-step-sec-examples-sec-only-no-step-doubled.log", 1.04328), ("generic-tapas-issue91-tpu-estimator-global-step-sec-examples-sec-only-printed-total-loss-tensor.log", 2.41037)):
+        reports = [e for e in GenericParser().feed(_body(name)) if isinstance(e, TrainStep)]
+        assert [e.step for e in reports] == [1, 2, 3, 4, 5, 6]
+        assert all(e.loss is None and e.unnumbered for e in reports)
+        assert dict(reports[-1].figures)["rate/global_step/sec"] == last
+
+
+def test_a_logging_interval_s_time_spans_the_steps_since_the_step_line_before() -> None:
+    # (composed) TF Estimator's logging hook: 124.394 s since step 0's record, 100 steps: 1.24394 s a step
+    _, second = steps(["INFO:tensorflow:loss = 96.96749, step = 0", "INFO:tensorflow:loss = 4.264659, step = 100 (124.394 sec)"])
+    assert (second.step_seconds, dict(second.figures)) == (pytest.approx(1.24394), {})
+    # (composed) no step line before it: the interval's time as printed, no step's
+    (alone,) = steps(["INFO:tensorflow:loss = 1.87, step = 31601 (182.200 sec)"])
+    assert (alone.step_seconds, dict(alone.figures)) == (None, {"logging_interval_seconds": 182.2})
+    # LONG-9621/VoxNet's README: one hook line, step 208 (7.759 sec)
+    (voxnet,) = [e for e in GenericParser().feed(_body("generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log")) if isinstance(e, TrainStep) and e.step == 208][:1]
+    assert (voxnet.step_seconds, dict(voxnet.figures)) == (None, {"logging_interval_seconds": 7.759})
+
+
 def test_a_full_epoch_bar_is_not_the_runs_end() -> None:
     bar = "Epoch 9: 100%|██████████| 195/195 [01:58<00:00,  1.64it/s, train/loss_step=3.860]"
     assert one(bar).total_steps is None

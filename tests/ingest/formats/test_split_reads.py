@@ -53,6 +53,9 @@ SPLIT = [
     # tensorflow/tensorflow#43014, Vincent131499/TextSim_cn_finetune#2: ``global_step/sec`` tied to the step line above
     "generic-tf-estimator-issue43014-loss-step-0-100-global-step-per-sec-glog.log",
     "generic-textsim-issue2-tpu-estimator-global-step-sec-doubled-absl-glog-lines.log",
+    # google/automl#59, google-research/tapas#91: ``examples/sec`` tied to the ``global_step/sec`` report above, no step
+    "generic-automl-issue59-tpu-estimator-global-step-sec-examples-sec-only-no-step-doubled.log",
+    "generic-tapas-issue91-tpu-estimator-global-step-sec-examples-sec-only-printed-total-loss-tensor.log",
     # InterDigitalInc/PccAI#1: the epoch's summary after its ``batch count: N/308`` lines names their epoch
     "generic-pccai-issue1-batch-count-220-to-300-of-308-epoch-3-of-3-summary-checkpoint-saved-then-training-at-epoch-4-total-4.log",
     # yamatokataoka/reinforcement-learning-replications#7: figures in prose one a line, no step: logged records of them
