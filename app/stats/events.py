@@ -336,6 +336,9 @@ EPOCH_STEP_SECONDS = "epoch_step_seconds"
 # A TrainStep's figure: its epoch's own time in seconds, printed on a line tied to the epoch's last step (DGL's
 # ``Epoch Time(s): 7.2513``, MXNet's ``Epoch[1] Time cost=4.611``), its epoch the step's.
 EPOCH_SECONDS = "epoch_seconds"
+# A TrainStep's figure: the training perplexity printed on a step's record that prints no loss (OpenNMT's ``Perplexity
+# 8.28``, sockeye's ``perplexity=38.275190``): the run's training figure under its own name, never taken for a loss.
+TRAIN_PERPLEXITY = "perplexity"
 
 
 # A loss the log says went bad after its last numbered step (TensorFlow's ``Model diverged with loss = NaN.``):

@@ -695,6 +695,7 @@ REAL_FORMATS = {
     "generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log": "generic",
     "generic-caffe-issue59-2014-testing-net-test-score-0-1-iterations-78000-78040.log": "generic",
     "generic-caffe-cifar10-readme-2014-iteration-500-testing-net-test-scores.log": "generic",
+    "generic-opennmt-py-issue528-epoch-13-batches-64500-64650-ppl-no-loss-train-validation-perplexity.log": "generic",
 }
 
 
