@@ -343,6 +343,9 @@ EPOCH_SECONDS = "epoch_seconds"
 # the log prints no record before it to span those steps (TF Estimator's ``loss = 1.87, step = 31601 (182.200 sec)``
 # as a log's first step line): the interval's time as printed, never one step's.
 LOGGING_INTERVAL_SECONDS = "logging_interval_seconds"
+# A TrainStep's figure: the training perplexity printed on a step's record that prints no loss (OpenNMT's ``Perplexity
+# 8.28``, sockeye's ``perplexity=38.275190``): the run's training figure under its own name, never taken for a loss.
+TRAIN_PERPLEXITY = "perplexity"
 
 
 # A loss the log says went bad after its last numbered step (TensorFlow's ``Model diverged with loss = NaN.``):

@@ -698,6 +698,7 @@ REAL_FORMATS = {
     "generic-automl-issue59-tpu-estimator-global-step-sec-examples-sec-only-no-step-doubled.log": "generic",
     "generic-tapas-issue91-tpu-estimator-global-step-sec-examples-sec-only-printed-total-loss-tensor.log": "generic",
     "generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log": "generic",
+    "generic-opennmt-py-issue528-epoch-13-batches-64500-64650-ppl-no-loss-train-validation-perplexity.log": "generic",
 }
 
 

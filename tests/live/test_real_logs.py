@@ -1776,13 +1776,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-sockeye-issue706-speedometer-batches-2700-3050-tokens-updates-perplexity-accuracy.log", T0, "end",
      "epoch 0 · 3050 in the epoch · …", "measuring",
      {"step": 3050, "total_steps": None, "loss": None, "step_seconds": 1 / 6.30, "tokens_per_second": 36824.90,
-      "data": epoch(0.0), "figures": {"samples_per_second": 1094.56}, "eval": None}),
+      "data": epoch(0.0), "figures": {"samples_per_second": 1094.56, "perplexity": 306.464540}, "eval": None}),
     # sockeye's verbose prefix dates each line (a colon between its date and its time): the clock's 4.58k steps/h beside
     # the printed 1.29 updates/s
     ("generic-sockeye-issue664-dated-colon-prefix-speedometer-batches-3150-3500-tab-separated.log", T0, "end",
      "epoch 0 · 3500 in the epoch · 7.0M tok/h", "training",
      {"step": 3500, "total_steps": None, "loss": None, "step_seconds": 1 / 1.29, "tokens_per_second": 1977.78,
-      "steps_per_hour": 350 / 275 * 3600, "data": epoch(0.0), "figures": {"samples_per_second": 58.56}, "eval": None}),
+      "steps_per_hour": 350 / 275 * 3600, "data": epoch(0.0), "figures": {"samples_per_second": 58.56, "perplexity": 27.005600},
+      "eval": None}),
     # LightGBM's CLI saying its training is over behind its own name and level, in 2016's words and later ones: done
     # (its lines print the held-out AUC and the time so far, no training loss or step line)
     ("stopself-lightgbm-boosting-benchmarks-higgs-cli-2016-finish-train-after-iteration-500.log", T0, "end",
@@ -1820,12 +1821,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # OpenNMT (Lua): ``Epoch 1 ; Iteration 40/183 ; … Source tokens/s 491``: the epoch's iterations, its throughput
     ("generic-opennmt-lua-issue85-epoch-1-iterations-10-40-of-183-source-tokens-per-s.log", T0, "end",
      "epoch 1 · 40/183 in the epoch · no timing", "measuring",
-     {"step": 40, "loss": None, "lr": 1.0, "tokens_per_second": 491.0, "step_seconds": None, "data": epoch(1.0)}),
+     {"step": 40, "loss": None, "lr": 1.0, "tokens_per_second": 491.0, "step_seconds": None, "data": epoch(1.0),
+      "figures": {"perplexity": 619423.11}}),
     # its fork data2text: ``Iter 200/213`` back at 50 each epoch, ``Target tokens/s``, each epoch's validation perplexity
     ("generic-data2text-issue9-opennmt-lua-epochs-1-3-iter-of-213-target-tokens-validation-perplexity.log", T0, "end",
      "epoch 3 · 200/213 in the epoch · no timing", "measuring",
      {"step": 200, "loss": None, "lr": 1.0, "tokens_per_second": 1320.0, "step_seconds": None, "data": epoch(3.0),
-      "eval": {"validation_perplexity": {"value": 39.002056544585, "step": None}}}),
+      "figures": {"perplexity": 31.60}, "eval": {"validation_perplexity": {"value": 39.002056544585, "step": None}}}),
     # OpenNMT-py: ``Epoch  1, 13400/37527; … xent:   9.95; 3595 src tok/s; …``: the epoch's batches, its loss, its speed
     ("generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log", T0, "end",
      "epoch 1 · 13400/37527 in the epoch · no timing", "measuring",
@@ -1858,6 +1860,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log", T0, "end", "done · step 208", "done",
      {"step": 208, "total_steps": None, "loss": 0.007142953, "step_seconds": None, "eta_seconds": None,
       "figures": {"logging_interval_seconds": 7.759}, "finished": True}),
+    # OpenNMT-py before it printed ``xent``: ``Epoch 13, 64650/64667; acc:  57.58; ppl:   8.07; …``, a perplexity and no
+    # loss: that perplexity the run's training figure under its own name; the epoch's validation perplexity and accuracy
+    # its evaluation's
+    ("generic-opennmt-py-issue528-epoch-13-batches-64500-64650-ppl-no-loss-train-validation-perplexity.log", T0, "end",
+     "epoch 13 · 64650/64667 in the epoch · no timing", "measuring",
+     {"step": 64650, "total_steps": 64667, "loss": None, "tokens_per_second": 5026.0, "data": epoch(13.0),
+      "figures": {"perplexity": 8.07},
+      "eval": {"validation_perplexity": {"value": 8.64759, "step": None},
+               "validation_accuracy": {"value": 56.7115, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -2368,18 +2379,19 @@ GENERIC_READ = {
     "generic-turicreate-issue1640-activity-classifier-ascii-table-iterations-1-10-closed-by-bottom-rule.log": "step, loss, elapsed",
     "generic-rax-flax-example-json-dumps-indent-2-epochs-1-3-loss-ranking-metrics.log": "step, epoch, loss",
     "generic-sockeye-issue706-speedometer-batches-2700-3050-tokens-updates-perplexity-accuracy.log":
-        "step, epoch, step time, tok/s",
+        "step, epoch, perplexity, step time, tok/s",
     "generic-sockeye-issue664-dated-colon-prefix-speedometer-batches-3150-3500-tab-separated.log":
-        "step, epoch, step time, tok/s",
+        "step, epoch, perplexity, step time, tok/s",
     "generic-tflearn-issue1065-termlogger-step-256-epoch-4-val-loss-val-acc-iter-4045-of-4045.log":
         "step, epoch, loss, eval",
     "generic-tflearn-pannous-speech-number-classifier-comment-step-544-epoch-34-iter-0-of-1000.log": "step, epoch, loss",
     "generic-caffe-pr2114-multi-gpu-iteration-938-testing-net-begun-prefetch-queue-empty.log": "step",
     "generic-caffe-spatialtransformer-issue13-iteration-48000-test-outputs-after-data-layer-restart.log":
         "step, loss, step time, eval",
-    "generic-opennmt-lua-issue85-epoch-1-iterations-10-40-of-183-source-tokens-per-s.log": "step, total, epoch, lr, tok/s",
+    "generic-opennmt-lua-issue85-epoch-1-iterations-10-40-of-183-source-tokens-per-s.log":
+        "step, total, epoch, perplexity, lr, tok/s",
     "generic-data2text-issue9-opennmt-lua-epochs-1-3-iter-of-213-target-tokens-validation-perplexity.log":
-        "step, total, epoch, lr, tok/s, eval",
+        "step, total, epoch, perplexity, lr, tok/s, eval",
     "generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log": "step, total, epoch, loss, tok/s",
     "generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log": "step, loss, step time",
     "generic-caffe-issue59-2014-testing-net-test-score-0-1-iterations-78000-78040.log": "step, loss, lr, eval",
@@ -2387,6 +2399,8 @@ GENERIC_READ = {
     "generic-automl-issue59-tpu-estimator-global-step-sec-examples-sec-only-no-step-doubled.log": "steps' rate, step time",
     "generic-tapas-issue91-tpu-estimator-global-step-sec-examples-sec-only-printed-total-loss-tensor.log": "steps' rate, step time",
     "generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log": "step, loss, eval",
+    "generic-opennmt-py-issue528-epoch-13-batches-64500-64650-ppl-no-loss-train-validation-perplexity.log":
+        "step, total, epoch, perplexity, tok/s, eval",
 }  # fmt: skip
 
 

@@ -109,6 +109,29 @@ _PLANNED_EPOCHS = re.compile(
     r"(?i)\b(?:max|total|max_epochs|num_epochs)\s?[:=]\s?(\d{1,6}) (e ?p ?o ?c ?h ?s)(?![\w-])")
 
 
+# A perplexity beside a step, the training set's unless an evaluation's word leads it (``Validation perplexity: 7.87``,
+# sockeye's ``Validation-perplexity=19.24``): OpenNMT's ``Perplexity 8.28`` and ``PPL 37.82``, OpenNMT-py's ``ppl: 12.3``,
+# sockeye's ``perplexity=38.275190``, a fenced record's ``| ppl   123.45``.
+_PERPLEXITY = re.compile(r"(?i)(?<![a-z0-9])(?:perplexity|ppl)\s{0,8}[:=]?\s{0,8}(" + NUM + r")(?![\w.])")
+# The word before it (``Validation-``, ``valid_``, ``train ``).
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)[ _-]?$")
+
+
+def training_perplexity(text: str) -> float | None:
+    """The training perplexity a step's record prints (see ``_PERPLEXITY``), or None: none printed, or only an
+    evaluation's."""
+    low = text.lower()
+    if "ppl" not in low and "perplexity" not in low:
+        return None
+    for m in _PERPLEXITY.finditer(text):
+        before = _WORD_BEFORE.search(text, max(0, m.start() - 24), m.start())
+        word = before.group(1).lower() if before is not None else ""
+        if word in EVAL_WORDS or word.startswith(("val", "eval", "test")):
+            continue
+        return number(m.group(1))
+    return None
+
+
 def kin_of(name: str, unit: str | None) -> Kin | None:
     """The class of a normalised name (None: no class, the figure is not read)."""
     words = set(name.split(" "))

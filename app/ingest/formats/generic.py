@@ -29,6 +29,7 @@ from ...stats.events import (
     FINAL_STEP_LOSS,
     LOGGING_INTERVAL_SECONDS,
     LOSS_AFTER_LAST_STEP,
+    TRAIN_PERPLEXITY,
     TRAIN_ROW_LOSS,
     EvalResult,
     Event,
@@ -42,7 +43,17 @@ from ...stats.events import (
 )
 from .banner import planned_run, table_header
 from .bracketed_epochs import batch_record, epoch_record, is_bracketed, round_batch, round_end, speed_named
-from .classes import Kin, Named, beside, memory_figures, planned_epochs, position_scores, scores, tied
+from .classes import (
+    Kin,
+    Named,
+    beside,
+    memory_figures,
+    planned_epochs,
+    position_scores,
+    scores,
+    tied,
+    training_perplexity,
+)
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
 from .fairseq_lua import fairseq_lua_record
@@ -2573,6 +2584,11 @@ class GenericParser(StepLines[_Line]):
                 own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
                 events.append(EvalResult(at=line.at, name=_named_label(named), value=named.value,
                                          step=step if back or own else None))
+        if loss is None and not line.evaluation and Field.EVAL_LOSS not in got and (
+                perplexity := training_perplexity(line.text)) is not None:
+            # A record that prints its training perplexity and no loss (OpenNMT's ``… ; Perplexity 8.28``, sockeye's
+            # ``perplexity=38.275190``): the run's training figure, under its own name
+            rates.append((TRAIN_PERPLEXITY, perplexity))
         self._last, self._eval_positions = (step, epoch), False
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)
         percent = got.get(Field.PERCENT)

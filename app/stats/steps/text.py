@@ -13,6 +13,7 @@ from ..events import (
     EPOCH_SECONDS,
     LOGGING_INTERVAL_SECONDS,
     LOSS_AFTER_LAST_STEP,
+    TRAIN_PERPLEXITY,
     CollabProgress,
     TrainingPause,
     TrainStep,
@@ -172,6 +173,9 @@ def details(
             lines.append(f"Loss exploded{since}: {EXPLODED_FACTOR:.0f}× or more its early {early:.4g}")
     elif latest.loss is None and latest.loss_note and latest.loss_note.startswith("loss is "):
         lines.append(f"No loss here: {latest.loss_note}")  # a placeholder printed instead (torchtitan's pipeline)
+    elif TRAIN_PERPLEXITY in stage.figures:
+        # (a record that prints its training perplexity and no loss: that figure, under its own name, never a loss)
+        lines.append(f"Perplexity {figure(stage.figures[TRAIN_PERPLEXITY])} (training, as printed)")
     for name in stage.eval_diverged:
         value, step = stage.evals.get(name, (None, None))
         at = f" at {count_noun(stage)} {step}" if step is not None and not latest.logged else ""
@@ -735,6 +739,7 @@ def recognised(stage: Stage) -> str:
         ("total", latest.total_steps is not None),
         ("epoch", stage.epoch is not None),
         ("loss", stage.loss is not None),
+        ("perplexity", stage.loss is None and TRAIN_PERPLEXITY in stage.figures),
         ("lr", stage.lr is not None),
         ("grad norm", stage.grad_norm is not None),
         ("step time", latest.step_seconds is not None),
