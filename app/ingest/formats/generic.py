@@ -56,7 +56,7 @@ from .classes import (
 )
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
-from .fairseq_lua import fairseq_lua_record
+from .fairseq_lua import FairseqLuaRecords
 from .fields import (
     ENV_TIMESTEPS,
     LOSS_PART,
@@ -514,6 +514,7 @@ class GenericParser(StepLines[_Line]):
         self._eval_positions = False  # the run's position is read from its validations (no training line yet)
         self._eval_updates: int | None = None  # the updates the last validation named (no training line yet)
         self._vertical = VerticalRecord()  # a one-figure-a-line record under way
+        self._fairseq_lua = FairseqLuaRecords()  # fairseq-lua's checkpoint summary, held for its train loss
         self._table_released: list[Event] = []  # … the events of its record handed on so far, at a batch's end
         self._tagged_released: list[Event] = []  # … and of the ``tag value step`` lines held (below)
         self._counter_at: float | None = None  # the time of the counter line that opened the last such block
@@ -1030,7 +1031,7 @@ class GenericParser(StepLines[_Line]):
             if named_after is not None:
                 s = named_after  # (tinygrad's ``2 101.78 s run, 11.8750 loss, 1e-12 LR, 1454.57 GB used, …``)
         if s[:2] == "| " and " updates | " in s:
-            lua = fairseq_lua_record(s)
+            lua = self._fairseq_lua.record(s)
             if lua is not None:
                 s = lua  # (fairseq-lua's ``| epoch 009 | 0046063 updates | words/s    7730| trainloss     3.03 | …``)
         if "n=" in s[:24]:

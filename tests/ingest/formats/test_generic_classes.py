@@ -455,21 +455,57 @@ FAIRSEQ_LUA_BLEU = [
 
 def test_fairseq_lua_records_are_updates_with_their_loss_and_checkpoints_their_evaluation() -> None:
     events = feed(FAIRSEQ_LUA)
-    # The update count is the step, the epoch beside it; the checkpoint's trainloss (the epoch's mean) is no step,
-    # and words/s (words, not tokens) is no token rate.
-    assert [(s.step, s.epoch, s.loss, s.tokens_per_second) for s in steps(events)] == [
-        (1000, 0.0, 10.35, None),
-        (2413, 1.0, 8.99, None),
+    # The update count is the step, the epoch beside it, words/s (fairseq's wps) the tokens a second; the checkpoint
+    # ends epoch 1 at its update count: its summary's rate and lr, then its trainloss with them.
+    assert [(s.step, s.epoch, s.loss, s.lr, s.tokens_per_second) for s in steps(events)] == [
+        (1000, 0.0, 10.35, None, 47490.0),
+        (1413, 1.0, None, 0.1, 51424.0),
+        (1413, 1.0, 10.09, 0.1, 51424.0),
+        (2413, 1.0, 8.99, None, 63231.0),
     ]
     assert evals(events) == [("val_loss", 9.44, 1413), ("test_loss", 9.44, 1413), ("valid_ppl", 693.66, 1413),
                              ("test_ppl", 693.27, 1413)]
 
 
-def test_fairseq_lua_checkpoint_summary_and_path_records_are_no_steps() -> None:
-    # The checkpoint's lr and trainloss are the epoch's summary, the jump to epoch 100 a record of paths: the last step
-    # stays update 161676 of epoch 19 with its own loss.
+def test_fairseq_lua_checkpoint_is_the_epochs_last_step_and_path_records_are_no_steps() -> None:
+    # Checkpoint 020 is the last step: update 161680 of epoch 20, its trainloss 2.10, its words/s and lr; the jump to
+    # epoch 100 is a record of paths, no step; s/checkpnt (the epoch's 632 s) is no step's time.
     events = feed(FAIRSEQ_LUA_BLEU)
-    assert [(s.step, s.epoch, s.loss, s.lr) for s in steps(events)] == [(161676, 19.0, 2.45, None)]
+    assert [(s.step, s.epoch, s.loss, s.lr, s.tokens_per_second, s.step_seconds) for s in steps(events)] == [
+        (161676, 19.0, 2.45, None, 14300.0, None),
+        (161680, 20.0, None, 0.000313, 14126.0, None),
+        (161680, 20.0, 2.10, 0.000313, 14126.0, None),
+    ]
+
+
+# fairseq-lua issue #125 (patrik-lambert's fconv run): the last checkpoint's records, padded with trailing spaces, its
+# summary with one more figure (``avg_dict_size``) after the lr.
+FAIRSEQ_LUA_LAST_CHECKPOINT = [
+    ("| checkpoint 018 | epoch 018 | 1004778 updates | s/checkpnt    5190 | words/s    4001 | lr 0.000025 |"
+     " avg_dict_size 8692.39     "),
+    "| checkpoint 018 | epoch 018 | 1004778 updates | trainloss     1.09 | train ppl     2.13        ",
+    ("| checkpoint 018 | epoch 018 | 1004778 updates | validloss     1.43 | valid ppl     2.69 | testloss     3.06 |"
+     " test ppl     8.32"),
+]
+
+
+def test_fairseq_lua_last_checkpoint_carries_its_rate_lr_and_train_loss() -> None:
+    events = feed(FAIRSEQ_LUA_LAST_CHECKPOINT)
+    last = steps(events)[-1]
+    assert (last.step, last.epoch, last.loss, last.lr, last.tokens_per_second, last.step_seconds) == (
+        1004778, 18.0, 1.09, 0.000025, 4001.0, None)
+    assert evals(events) == [("val_loss", 1.43, 1004778), ("test_loss", 3.06, 1004778), ("valid_ppl", 2.69, 1004778),
+                             ("test_ppl", 8.32, 1004778)]
+
+
+def test_fairseq_lua_checkpoint_summary_is_kept_for_its_own_checkpoint_only() -> None:
+    # Composed: checkpoint 002's trainloss record follows checkpoint 001's summary with none of its own: its rate and
+    # lr are not checkpoint 001's (the step's loss 4.50, no rate, no lr).
+    events = feed(["| checkpoint 001 | epoch 001 | 0000500 updates | s/checkpnt      60 | words/s    1000 | lr 0.250000",
+                   "| checkpoint 001 | epoch 001 | 0000500 updates | trainloss     5.00 | train ppl    32.00",
+                   "| checkpoint 002 | epoch 002 | 0001000 updates | trainloss     4.50 | train ppl    22.63"])
+    assert [(s.step, s.epoch, s.loss, s.lr, s.tokens_per_second) for s in steps(events)] == [
+        (500, 1.0, None, 0.25, 1000.0), (500, 1.0, 5.00, 0.25, 1000.0), (1000, 2.0, 4.50, None, None)]
 
 
 # facebookresearch/detectron2 pull request #380 (botcs): COCOEvaluator's table, then the per-category table under it.
