@@ -1869,6 +1869,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "figures": {"perplexity": 8.07},
       "eval": {"validation_perplexity": {"value": 8.64759, "step": None},
                "validation_accuracy": {"value": 56.7115, "step": None}}}),
+    # a Paddle loop's ``batch_id`` (enumerate()'s index over its reader, again from 0 each epoch) beside its epoch, its
+    # loss a one-element array as printed
+    ("generic-paddle-docs-lenet-tutorial-epoch-batch-id-bracketed-loss-acc-epochs-0-1.log", T0, "end",
+     "epoch 1 · 900 in the epoch · no timing", "measuring",
+     {"step": 900, "total_steps": None, "loss": 1.4927337, "data": epoch(1.0), "eval": None}),
+    ("generic-paddle-course-cv-notebook-epoch-batch-id-bracketed-loss-validation-epochs-0-4.log", T0, "end",
+     "epoch 4 · 30 in the epoch · no timing", "measuring",
+     {"step": 30, "total_steps": None, "loss": 0.69045544, "data": epoch(4.0)}),
 ]  # fmt: skip
 
 
@@ -2401,6 +2409,8 @@ GENERIC_READ = {
     "generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log": "step, loss, eval",
     "generic-opennmt-py-issue528-epoch-13-batches-64500-64650-ppl-no-loss-train-validation-perplexity.log":
         "step, total, epoch, perplexity, tok/s, eval",
+    "generic-paddle-docs-lenet-tutorial-epoch-batch-id-bracketed-loss-acc-epochs-0-1.log": "step, epoch, loss",
+    "generic-paddle-course-cv-notebook-epoch-batch-id-bracketed-loss-validation-epochs-0-4.log": "step, epoch, loss",
 }  # fmt: skip
 
 

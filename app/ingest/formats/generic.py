@@ -3342,7 +3342,8 @@ def _in_epoch(readings: list[Reading], text: str = "") -> list[Reading]:
     for r in readings:
         if r.field is Field.EPOCH and not fraction and (r.total is not None or r.value.is_integer()):
             epochs_first = True
-        in_epoch = r.field is Field.STEP and (r.name == "batch" or (
+        # (a batch's index beside its epoch, Paddle's ``epoch: 0, batch_id: 100``, counts that epoch's, as ``batch``)
+        in_epoch = r.field is Field.STEP and (r.name in ("batch", "batch id") or (
             epochs_first and r.total is not None and r.name in ("step", "iter", "iteration")))
         found.append(Reading(Field.STEP, EPOCH_POSITION, r.value, r.total) if in_epoch else r)
     return found

@@ -57,6 +57,9 @@ ALIASES: dict[str, Field] = {
     "num updates": Field.STEP,  # fairseq
     "update": Field.STEP,  # RL loops (PPO): ``update: 12|policy_loss: …``
     "batch": Field.STEP,  # only as a position: ``[Batch 100/500]`` (``batch 32`` may be a size)
+    # A batch's index, never its size: PaddlePaddle fluid loops' ``batch_id:80, avg_cost:168.77`` (their readers' own
+    # name for the position, printed as it is), a loop's ``batch_id:60/868, batch_time:2.194``
+    "batch id": Field.STEP,
     "batch count": Field.STEP,  # PccAI's ``batch count: 220/308, iter: 220``: the epoch's batches (as ``batch``)
     "total steps": Field.TOTAL,
     "max steps": Field.TOTAL,
