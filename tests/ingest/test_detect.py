@@ -699,6 +699,8 @@ REAL_FORMATS = {
     "generic-tapas-issue91-tpu-estimator-global-step-sec-examples-sec-only-printed-total-loss-tensor.log": "generic",
     "generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log": "generic",
     "generic-opennmt-py-issue528-epoch-13-batches-64500-64650-ppl-no-loss-train-validation-perplexity.log": "generic",
+    "generic-opennmt-py-library-doc-steps-250-400-of-400-bracketed-level-validation-perplexity.log": "generic",
+    "generic-yoruba-adr-file-run-results-steps-9900-10050-of-100000-bracketed-level-validation-perplexity.log": "generic",
 }
 
 
