@@ -701,6 +701,8 @@ REAL_FORMATS = {
     "generic-opennmt-py-issue528-epoch-13-batches-64500-64650-ppl-no-loss-train-validation-perplexity.log": "generic",
     "generic-paddle-docs-lenet-tutorial-epoch-batch-id-bracketed-loss-acc-epochs-0-1.log": "generic",
     "generic-paddle-course-cv-notebook-epoch-batch-id-bracketed-loss-validation-epochs-0-4.log": "generic",
+    "generic-opennmt-py-library-doc-steps-250-400-of-400-bracketed-level-validation-perplexity.log": "generic",
+    "generic-yoruba-adr-file-run-results-steps-9900-10050-of-100000-bracketed-level-validation-perplexity.log": "generic",
 }
 
 

@@ -1877,6 +1877,20 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-paddle-course-cv-notebook-epoch-batch-id-bracketed-loss-validation-epochs-0-4.log", T0, "end",
      "epoch 4 · 30 in the epoch · no timing", "measuring",
      {"step": 30, "total_steps": None, "loss": 0.69045544, "data": epoch(4.0)}),
+    # OpenNMT-py's logger puts the time and the level in one bracket (``[2019-02-15 16:48:27,328 INFO] ``): peeled whole,
+    # the validation's lines after a step (``Validation perplexity: 150.277``, ``Validation accuracy: 24.2132``) are
+    # read as the evaluation at that step (the library tutorial's run of 400 steps; a run kept in a repository, its
+    # training going on after the validation at step 10000)
+    ("generic-opennmt-py-library-doc-steps-250-400-of-400-bracketed-level-validation-perplexity.log", T0, "end",
+     "done · step 400/400", "done",
+     {"step": 400, "total_steps": 400, "loss": 5.37, "lr": 1.0,
+      "eval": {"validation_perplexity": {"value": 150.277, "step": 400},
+               "validation_accuracy": {"value": 24.2132, "step": 400}}}),
+    ("generic-yoruba-adr-file-run-results-steps-9900-10050-of-100000-bracketed-level-validation-perplexity.log", T0,
+     "end", "step 10050/100000 · 717 steps/h", "training",
+     {"step": 10050, "total_steps": 100000, "loss": 0.47, "lr": 0.001,
+      "eval": {"validation_perplexity": {"value": 2.39093, "step": 10000},
+               "validation_accuracy": {"value": 85.8435, "step": 10000}}}),
 ]  # fmt: skip
 
 
@@ -2411,6 +2425,10 @@ GENERIC_READ = {
         "step, total, epoch, perplexity, tok/s, eval",
     "generic-paddle-docs-lenet-tutorial-epoch-batch-id-bracketed-loss-acc-epochs-0-1.log": "step, epoch, loss",
     "generic-paddle-course-cv-notebook-epoch-batch-id-bracketed-loss-validation-epochs-0-4.log": "step, epoch, loss",
+    "generic-opennmt-py-library-doc-steps-250-400-of-400-bracketed-level-validation-perplexity.log":
+        "step, total, loss, lr, eval",
+    "generic-yoruba-adr-file-run-results-steps-9900-10050-of-100000-bracketed-level-validation-perplexity.log":
+        "step, total, loss, lr, eval",
 }  # fmt: skip
 
 

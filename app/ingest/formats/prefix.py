@@ -80,7 +80,9 @@ _HF_ARROWS = re.compile(r"\s*>> ")
 # bar or two colons (``%(asctime)s | %(name)s | %(levelname)s | %(message)s``), only before the level: a bar after any
 # other word may be a record's own (fairseq's ``valid | epoch 001 | …``).
 _RECORD_FIELD = re.compile(
-    rf"\s*(?:[-|\u2014\u2013]|::)\s+|-(?=\[)|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*|[\w.<>-]{{1,120}} {_LEVEL}:\s*"
+    # (the level closing the bracket its time opened, OpenNMT-py's ``[%(asctime)s %(levelname)s] ``: ``[2018-09-20
+    # 19:26:58,682 INFO] ``, peeled whole so the record behind it reads as its own, ``Validation perplexity: 56.168``)
+    rf"\s*(?:[-|\u2014\u2013]|::)\s+|-(?=\[)|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\]\s+|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*|[\w.<>-]{{1,120}} {_LEVEL}:\s*"
     rf"|[\w.<>-]{{1,120}}\s+(?:\||::)\s+(?={_LEVEL}\b)"
     rf"|[\w.<>-]{{1,120}}(?::[\w.<>-]{{1,120}}:\d{{1,7}})?\s+[-\u2014\u2013]\s+|[\w.-]{{1,64}} [\w./-]{{1,64}}\[\d{{1,9}}\]: "
     rf"|[\w.<>-]{{1,120}}\]:\s+"  # (the logger's name closing the bracket its time opened: detectron2's ``d2.engine.hooks]: ``)

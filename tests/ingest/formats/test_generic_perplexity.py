@@ -97,3 +97,24 @@ def test_real_records_give_their_last_training_perplexity(tmp_path: Path, name: 
     assert (training["step"], training["loss"]) == (step, None)
     assert training["figures"]["perplexity"] == pytest.approx(perplexity)
     assert any(line.startswith("Perplexity ") and line.endswith("(training, as printed)") for line in data["details"])
+
+
+@pytest.mark.parametrize("prefix", ["", "[2024-05-01 12:00:{:02d},000 INFO] "])
+def test_composed_validation_lines_after_a_step_are_its_evaluation_once(tmp_path: Path, prefix: str) -> None:
+    # OpenNMT-py's validation after step 200 of 400, its perplexity and accuracy each on a line of its own, bare or
+    # behind its logger's ``[time LEVEL] ``: both the evaluation at step 200 (the step line before them), each figure
+    # read once; the training's xent 5.88 stays the loss
+    lines = [
+        "Step 100/  400; acc:  13.75; ppl: 534.80; xent: 6.28; lr: 1.00000; 675/671 tok/s;    168 sec",
+        "Step 200/  400; acc:  16.08; ppl: 357.62; xent: 5.88; lr: 1.00000; 642/647 tok/s;    339 sec",
+        "Loading dataset from data/data.valid.0.pt, number of examples: 3000",
+        "Validation perplexity: 208.73",
+        "Validation accuracy: 23.3507",
+    ]
+    data = read_cold(tmp_path, [prefix.format(i) + line for i, line in enumerate(lines)])
+    training = data["training"]
+    assert (training["step"], training["total_steps"], training["loss"]) == (200, 400, 5.88)
+    assert training["eval"] == {"validation_perplexity": {"value": 208.73, "step": 200},
+                                "validation_accuracy": {"value": 23.3507, "step": 200}}
+    assert [line for line in data["details"] if line.startswith("Eval ")] == [
+        "Eval validation_perplexity 208.7 · validation_accuracy 23.3507 (step 200)"]

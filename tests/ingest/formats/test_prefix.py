@@ -52,6 +52,8 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     ("May 01 12:00:00 ", MAY_1, None),  # ts, no year: the reference's
     ("[05-01 12:00:00][demucs.solver][INFO] - ", MAY_1, None),  # logging's datefmt "%m-%d %H:%M:%S" (demucs), no year
     ("[05/01 12:00:00 d2.engine.hooks]: ", MAY_1, None),  # detectron2's "[%(asctime)s %(name)s]: ", "%m/%d %H:%M:%S"
+    ("[2024-05-01 12:00:00,123 INFO] ", MAY_1 + 0.123, None),  # OpenNMT-py's "[%(asctime)s %(levelname)s] "
+    ("[2024-05-01 12:00:00,123 WARNING] ", MAY_1 + 0.123, None),
     ("I0501 12:00:00.250000 140213 train.py:88] ", MAY_1 + 0.25, None),  # absl / glog
     ("[rank0]:", None, 0),  # torchrun --tee / --local-ranks-filter (2.x)
     ("[default0]:", None, 0),  # torchrun (1.x)
