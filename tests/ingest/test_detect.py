@@ -699,6 +699,8 @@ REAL_FORMATS = {
     "generic-tapas-issue91-tpu-estimator-global-step-sec-examples-sec-only-printed-total-loss-tensor.log": "generic",
     "generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log": "generic",
     "generic-opennmt-py-issue528-epoch-13-batches-64500-64650-ppl-no-loss-train-validation-perplexity.log": "generic",
+    "generic-keras-issue13517-fit-generator-epochs-1-2-of-2-then-evaluate-bar-8000-no-loss.log": "generic",
+    "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log": "generic",
 }
 
 
