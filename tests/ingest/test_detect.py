@@ -703,6 +703,8 @@ REAL_FORMATS = {
     "generic-paddle-course-cv-notebook-epoch-batch-id-bracketed-loss-validation-epochs-0-4.log": "generic",
     "generic-opennmt-py-library-doc-steps-250-400-of-400-bracketed-level-validation-perplexity.log": "generic",
     "generic-yoruba-adr-file-run-results-steps-9900-10050-of-100000-bracketed-level-validation-perplexity.log": "generic",
+    "generic-keras-issue13517-fit-generator-epochs-1-2-of-2-then-evaluate-bar-8000-no-loss.log": "generic",
+    "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log": "generic",
 }
 
 

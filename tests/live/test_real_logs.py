@@ -1891,6 +1891,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 10050, "total_steps": 100000, "loss": 0.47, "lr": 0.001,
       "eval": {"validation_perplexity": {"value": 2.39093, "step": 10000},
                "validation_accuracy": {"value": 85.8435, "step": 10000}}}),
+    # Keras 2's fit_generator to epoch 2/2 (1250/1250, 276ms/step), then evaluate_generator's bar ``8000/8000 [====] - 9s
+    # 1ms/step`` with no loss: a pass after fit, never the epoch's position nor its step time
+    ("generic-keras-issue13517-fit-generator-epochs-1-2-of-2-then-evaluate-bar-8000-no-loss.log", T0, T0,
+     "done · epoch 2/2 · 1250/1250 in the epoch", "done",
+     {"step": 1250, "total_steps": 1250, "loss": 0.2094, "step_seconds": 0.276, "finished": True, "stalled": False,
+      "eval": {"val_loss": {"value": 0.2133, "step": None}, "val_acc": {"value": 0.9129, "step": None}}}),
+    # tf.keras fit to epoch 100/100 (4451/4451, 742us/step), then evaluate's bar ``2671/2671 [====] - 1s 505us/step -
+    # loss: 0.0267 - accuracy: 0.9983``: the test set's evaluation, not a training step
+    ("generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log", T0, T0,
+     "done · epoch 100/100 · 4451/4451 in the epoch", "done",
+     {"step": 4451, "total_steps": 4451, "loss": 0.0266, "step_seconds": 0.000742, "finished": True, "stalled": False,
+      "eval": {"val_loss": {"value": 0.0265, "step": None}, "val_accuracy": {"value": 0.9983, "step": None},
+               "test_loss": {"value": 0.0267, "step": None}, "test_accuracy": {"value": 0.9983, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -2429,6 +2442,10 @@ GENERIC_READ = {
         "step, total, loss, lr, eval",
     "generic-yoruba-adr-file-run-results-steps-9900-10050-of-100000-bracketed-level-validation-perplexity.log":
         "step, total, loss, lr, eval",
+    "generic-keras-issue13517-fit-generator-epochs-1-2-of-2-then-evaluate-bar-8000-no-loss.log":
+        "step, total, epoch, loss, step time, eval",
+    "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log":
+        "step, total, epoch, loss, step time, eval",
 }  # fmt: skip
 
 

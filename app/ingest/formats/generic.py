@@ -504,6 +504,8 @@ class GenericParser(StepLines[_Line]):
         self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
+        self._fit_epoch: Reading | None = None  # the last epoch said with the run's epochs (Keras' ``Epoch 100/100``)
+        self._fit_bar: int | None = None  # the count of the last epoch's full Keras bar, ``fit`` over: none since
         self._last: tuple[int, float | None] | None = None
         self._pieces_read = 0  # the pieces of lines classified so far (which step line was read just before)
         # (its position's name, its loss, the piece it was read at) of the last step line, for the record's second line
@@ -761,8 +763,12 @@ class GenericParser(StepLines[_Line]):
             if line.what == "epoch" and line.readings:
                 # (a said epoch, not a document's ``"epoch": 2.0,`` key: a trainer_state.json read as lines)
                 self._epoch_header = None if '"' in line.text else line.readings[-1]
+                said = line.readings[-1]
+                if said.field is Field.EPOCH and said.total is not None:
+                    self._fit_epoch, self._fit_bar = said, None  # (a further ``fit``'s ``Epoch 1/5``: training again)
             elif line.what == "step":
                 self._epoch_header = None
+                self._fit_closes(line)
             if line.what == "step" and not self._counted_steps:
                 position = _position(line.readings)
                 self._counted_steps = line.bar is not None or line.counters is not None or (
@@ -1258,6 +1264,17 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("evaluating", at, losses[:1], bar=_bar(bar), text=s)
             return Kind.OTHER, None
         other = _other_bar(s, at)
+        if other is not None and self._after_fit(other):
+            # A full Keras bar after the last epoch's, of another count and with no loss: ``predict`` (``30/30 [====] - 3s
+            # 97ms/step``, its time a prediction batch's) or ``evaluate`` (``- loss: … - acc: …``, no ``val_``) run after
+            # ``fit`` on other data, no training step; ``evaluate``'s figures are that evaluation's (the test set's)
+            loss = _first(other.readings, Field.LOSS)
+            if loss is None:
+                return Kind.FULL, _Line("other", at)
+            first_name = _KERAS_FIGURE_NAME.search(s)
+            figures = s[first_name.start() :] if first_name is not None else ""
+            tested = "test " + _KERAS_FIGURE_NAME.sub("test ", figures)  # (``- acc: 0.87``: ``test acc: 0.87``)
+            return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, "test loss", loss.value)], text=tested)
         if other is not None:
             return Kind.FULL, other
         unknown: list[tuple[str, str | None, str, str | None]] = []
@@ -1575,6 +1592,21 @@ class GenericParser(StepLines[_Line]):
             return None
         record.figures[known[0]] = known[1]
         return _Line("logged", at, text=s, parts=tuple(record.figures.items()), continues=continues)
+
+    def _fit_closes(self, line: _Line) -> None:
+        """Remember the count of a full Keras bar under the run's last epoch (``Epoch 100/100``): ``fit`` is over."""
+        bar, said = line.bar, self._fit_epoch
+        if (line.epoch_above and bar is not None and bar.total is not None and bar.step >= bar.total and said is not None
+                and said.total is not None and said.value >= said.total):
+            self._fit_bar = bar.total
+
+    def _after_fit(self, line: _Line) -> bool:
+        """Whether a Keras bar is a pass run after ``fit`` closed: full, its count not the last epoch's, and no
+        validation's figure on it (``predict`` prints none, ``evaluate`` its loss and metrics, never a ``val_`` one)."""
+        bar = line.bar
+        return (self._fit_bar is not None and line.epoch_above and bar is not None and bar.total is not None
+                and bar.step >= bar.total and bar.total != self._fit_bar and not line.named
+                and not any(r.name.startswith("val") for r in line.readings))
 
     def _samples_bar(self, s: str, at: float | None) -> tuple[Kind, _Line | None] | None:
         """A Keras bar whose total is the samples ``fit`` said it trains on: a full one is its epoch's line (its step
@@ -3177,6 +3209,10 @@ def _labelled_bar(step: int, bar: str, s: str, at: float | None) -> _Line | None
     if took is not None:
         readings.append(Reading(Field.STEP_TIME, "time", took))
     return _Line("step", at, readings, text=s)
+
+
+# Where a Keras bar's figure begins, its name after `` - `` (``- loss: 0.3512 - acc: 0.8700``).
+_KERAS_FIGURE_NAME = re.compile(r"(?<= - )(?=[A-Za-z_][\w.]{0,60}: )")
 
 
 def _other_bar(s: str, at: float | None) -> _Line | None:
