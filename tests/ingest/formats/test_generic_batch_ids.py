@@ -5,7 +5,9 @@ PaddlePaddle's loops print the index enumerate() gives over their reader under t
 (its tutorials' loop: the index starts again at 0 each epoch). An index is never a batch's size, so it needs no
 total, epoch or ``|`` beside it to count (as a bare ``batch 32`` does).
 
-Composed lines, their answers read off the lines by hand; the real excerpts are in tests/live/test_real_logs.py.
+The fluid loop's lines follow PaddlePaddle/Paddle#17006, its ``batch_id:64``/``65`` training lines as printed there;
+the others are composed. Their answers are read off the lines by hand; more real excerpts are in
+tests/live/test_real_logs.py.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@
 line is the step's record going on, its counter the samples the epoch has gone through (no step, its total no run's
 length), its epoch and its evaluation's figures the step's.
 
-Composed lines (in the TermLogger's words; real excerpts are in tests/data/real) whose readings are worked out by hand.
+The first two tests' lines are real, as printed in tflearn/tflearn#486 (steps 8–10 of a TermLogger run); the
+others are composed in the TermLogger's words. Every reading is worked out by hand; more real excerpts are in
+tests/data/real.
 """
 
 from __future__ import annotations
