@@ -2111,6 +2111,22 @@ class GenericParser(StepLines[_Line]):
         step = events[index] if where is events and index < len(events) else None
         return (index, step) if isinstance(step, TrainStep) else None
 
+    def _step_now(self, events: list[Event]) -> tuple[tuple[int, TrainStep] | None, TrainStep | None]:
+        """The last step's event where this batch holds it (:meth:`_held_step`), and that step, held or gone on to the
+        tracker in an earlier batch (:meth:`_gone_step`); None for either that is not there."""
+        held = self._held_step(events)
+        return held, held[1] if held is not None else self._gone_step(events)
+
+    def _amend_step(self, events: list[Event], held: tuple[int, TrainStep] | None, amended: TrainStep) -> None:
+        """The last step's record made whole (``amended``): in place while this batch still holds it; read in a later
+        batch than its step's (a live read fell between them), that step has gone on to the tracker, so it goes again,
+        its record now whole (its loss and grad norm not counted again)."""
+        if held is not None:
+            events[held[0]] = amended
+        else:
+            events.append(replace(amended, loss=None, loss_note=None, grad_norm=None, amends=True))
+            self._step_event = (events, len(events) - 1)
+
     def _epoch_before(self, said: Reading, events: list[Event]) -> None:
         """Keras' ``Epoch 2/30`` after a full bar that named no epoch (the log begins at that bar): the bar was the
         epoch before's, its count that epoch's (read in this batch)."""
@@ -2129,20 +2145,14 @@ class GenericParser(StepLines[_Line]):
         """An epoch's summary after batches that named none: the last of them was in it."""
         self._unplaced_epoch = False
         self._epoch = summed
-        held = self._held_step(events)
-        step = held[1] if held is not None else self._gone_step(events)
+        held, step = self._step_now(events)
         if step is not None and step.epoch in (None, summed.value) and (summed.total is None or summed.value < summed.total):
             # the batches after the summary are the next epoch's (``Epoch [6/10], Loss: 0.97`` then ``Batch 0, …``)
             self._epoch = replace(summed, value=summed.value + 1)
         if step is None or self._last is None:
             return
         if step.epoch is None and not step.ends_at_total:
-            amended = replace(step, epoch=summed.value, epoch_total=summed.total)
-            if held is not None:
-                events[held[0]] = amended
-            else:  # (read in a later batch than its step's: that step again, its record now whole)
-                events.append(replace(amended, loss=None, loss_note=None, grad_norm=None, amends=True))
-                self._step_event = (events, len(events) - 1)
+            self._amend_step(events, held, replace(step, epoch=summed.value, epoch_total=summed.total))
             self._last = (self._last[0], summed.value)
 
     def _planned_end(self, line: _Line, events: list[Event]) -> None:
@@ -2272,9 +2282,7 @@ class GenericParser(StepLines[_Line]):
                 amend[key] = value
         if not amend and not figures:
             return
-        held = self._held_step(events)
-        gone = self._gone_step(events) if held is None else None
-        step = held[1] if held is not None else gone
+        held, step = self._step_now(events)
         if step is None:
             return
         for key in ("elapsed_seconds", "step_seconds", "tokens_per_second"):
@@ -2284,13 +2292,7 @@ class GenericParser(StepLines[_Line]):
             amend["figures"] = (*step.figures, *figures)
         if not amend:
             return
-        if held is not None:
-            events[held[0]] = replace(step, **amend)  # type: ignore[arg-type]
-        else:
-            # A tied line read in a later batch than its step's (a live read fell between them): that step has gone
-            # on to the tracker, so it goes again, its record now whole (its loss and grad norm not counted again).
-            events.append(replace(step, loss=None, loss_note=None, grad_norm=None, amends=True, **amend))  # type: ignore[arg-type]
-            self._step_event = (events, len(events) - 1)
+        self._amend_step(events, held, replace(step, **amend))  # type: ignore[arg-type]
 
     def _rates_alone(self, found: list[Named] | None) -> list[Named] | None:
         """Those figures when every one is a rate and one is the steps' own (``global_step/sec``), or the data's beside
@@ -2312,20 +2314,13 @@ class GenericParser(StepLines[_Line]):
         if not steps:
             if not self._rate_reports:
                 return False
-            held = self._held_step(events)
-            gone = self._gone_step(events) if held is None else None
-            step = held[1] if held is not None else gone
+            held, step = self._step_now(events)
             if step is None or not step.logged:
                 return True
             figures = dict(step.figures)
             if all(figures.get(name) == value for name, value in rates):
                 return True  # (the same rate printed again by a second logger: absl's line under TensorFlow's)
-            amended = replace(step, figures=tuple({**figures, **dict(rates)}.items()))
-            if held is not None:
-                events[held[0]] = amended
-            else:
-                events.append(replace(amended, amends=True))
-                self._step_event = (events, len(events) - 1)
+            self._amend_step(events, held, replace(step, figures=tuple({**figures, **dict(rates)}.items())))
             return True
         rate = steps[-1]
         if self._rate_reports and self._rate_reports[-1] == rate:
