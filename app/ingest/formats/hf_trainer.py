@@ -442,9 +442,13 @@ class HfTrainerParser(EmitLines):
         if row is None or self._train_block is None:
             return []
         self._train_block.append(f"{row.group(1)} {row.group(2)}")
-        ended: list[Event] = [StageEnd(at=None, summary=", ".join(self._train_block), amends=True)]
         epoch = finite(number(row.group(2))) if row.group(1) == "epoch" else None
-        return [StepFigures(at=None, epoch=epoch), *ended] if epoch is not None and self._stepped() else ended
+        return self._ended_at(StageEnd(at=None, summary=", ".join(self._train_block), amends=True), epoch)
+
+    def _ended_at(self, ended: StageEnd, epoch: float | None) -> list[Event]:
+        """The training's end, and before it the run's final epoch its summary names, said beside the last step once a
+        training step was read (:meth:`_stepped`)."""
+        return [StepFigures(at=None, epoch=epoch), ended] if epoch is not None and self._stepped() else [ended]
 
     def _stepped(self) -> bool:
         """True once a training step was read (a bar at 0 is none)."""
@@ -716,8 +720,7 @@ class HfTrainerParser(EmitLines):
                 # one), then the Trainer's summary of the training: that bar was the training's, at its end.
                 self._train_total, self._step, self._unconfirmed, self._confirmed = held.total_steps, held.step, None, True
                 return self._closing(held, epoch)
-            ended: list[Event] = [StageEnd(at=None, summary=summary)]
-            return [StepFigures(at=None, epoch=epoch), *ended] if epoch is not None and self._stepped() else ended
+            return self._ended_at(StageEnd(at=None, summary=summary), epoch)
         if any(k.startswith("eval_") for k in pairs):
             return [
                 EvalResult(at=None, name=k, value=v, step=self._step)
