@@ -132,10 +132,14 @@ def _plans_run(lines: Sequence[str]) -> bool:
     start, whichever trainer prints it, which the fallback reader reads. A banner with rows after it (a YOLO epoch's
     row cut short, which no reader reads) is no run that waits for its first step."""
     tail = lines[-SNIFF_LINES:]
+    last_row: int | None = None  # (where the last row is, found once a banner is: -1 for none)
     for i, line in enumerate(tail):
         if (("step" in line or "epoch" in line or "iter" in line or "Step" in line or "Epoch" in line or "Iter" in line)
-                and planned_run(_message(line)) is not None and not any(is_row(_message(after)) for after in tail[i + 1 :])):
-            return True
+                and planned_run(_message(line)) is not None):
+            if last_row is None:
+                last_row = next((k for k in range(len(tail) - 1, -1, -1) if is_row(_message(tail[k]))), -1)
+            if last_row <= i:
+                return True
     return False
 
 
