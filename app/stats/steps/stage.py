@@ -371,8 +371,8 @@ class Measure:
         """The warm-up in words; with no time between its lines yet (one line, or lines an undated log
         gave all at once, or less than the second the words count in) no span is claimed: no ``0 s``.
         A log whose lines carry no time at all counts down to nothing: no rate is due from them."""
-        noun, plural_noun = ("logged record", "logged records") if self.logged else (
-            (count_unit(self.counter, self.epochs), f"{count_unit(self.counter, self.epochs)}s"))
+        unit = count_unit(self.counter, self.epochs)
+        noun, plural_noun = ("logged record", "logged records") if self.logged else (unit, f"{unit}s")
         if not self.untimed and self.counter in DATA_UNITS:
             noun, plural_noun = f"{self.counter} line", f"{self.counter} lines"  # (the warm-up counts lines)
         if self.untimed:

@@ -109,12 +109,12 @@ def details(
         whole = text.compact(latest.step * 3600 / latest.elapsed_seconds)
         body.append((Line.WHOLE_RUN_RATE,
                      f"{latest.step:,} {unit} in {clock} of the trainer's own clock ({whole} {unit}/h over the whole run)"))
-    elif Line.NO_RATE_NO_TIME in shows:
-        counted = f"{stage.lines} {'logged' if latest.logged else count_noun(stage)} line{'s' if stage.lines != 1 else ''}"
-        body.append((Line.NO_RATE_NO_TIME, f"no rate: {no_time_read(stage)} for its {counted}"))
-    elif Line.NO_RATE_TOO_FEW in shows:
-        counted = f"{stage.lines} {'logged' if latest.logged else count_noun(stage)} line{'s' if stage.lines != 1 else ''}"
-        body.append((Line.NO_RATE_TOO_FEW, f"no rate: {counted}, fewer than the {lines_needed(stage)} a rate needs"))
+    elif Line.NO_RATE_NO_TIME in shows or Line.NO_RATE_TOO_FEW in shows:
+        read = f"{stage.lines} {'logged' if latest.logged else count_noun(stage)} line{'s' if stage.lines != 1 else ''}"
+        if Line.NO_RATE_NO_TIME in shows:
+            body.append((Line.NO_RATE_NO_TIME, f"no rate: {no_time_read(stage)} for its {read}"))
+        else:
+            body.append((Line.NO_RATE_TOO_FEW, f"no rate: {read}, fewer than the {lines_needed(stage)} a rate needs"))
     elif Line.NO_STEP_YET in shows and stall.since is not None:
         clock = "on the trainer's own clock" if finite(latest.elapsed_seconds) else "since its first line"
         waited = f": {text.exact_duration(stall.since)} at step 0 {clock}" if stall.since >= 60 else " at step 0"
