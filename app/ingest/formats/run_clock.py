@@ -1,0 +1,31 @@
+"""The trainer's running clock printed value first, then its unit and ``elapsed``: the seconds since it began.
+
+Legacy OpenNMT-py ends each report with it (``Epoch 13, 64500/64667; acc: …; 5294 tgt tok/s;  18163 s elapsed``), and the
+LightGBM CLI prints it on a line of its own after each iteration's metrics (``2.436162 seconds elapsed, finished 1000
+iteration`` in its first releases, ``… finished iteration 500`` since). It is a running total, never one step's time:
+a step's time is the clock between two records over the steps between them, (clock₂ − clock₁) / (step₂ − step₁), never
+the clock over the step count (an excerpt may begin mid-run, and a run resumed from a checkpoint starts its clock again).
+"""
+
+from __future__ import annotations
+
+import re
+
+# ``18163 s elapsed``, ``2.436162 seconds elapsed``, ``90 sec elapsed``: one such clock a record.
+_VALUE_ELAPSED = re.compile(r"(?<![\w.])(\d{1,9}(?:\.\d{1,9})?) ?(?:s|secs?|seconds?) elapsed\b")
+# LightGBM's clock line, the iteration it closes after it (both word orders its CLI has printed).
+_FINISHED = re.compile(
+    r"(?<![\w.])(\d{1,9}(?:\.\d{1,9})?) seconds elapsed, finished (?:(\d{1,12}) iterations?|iteration (\d{1,12}))\s*$"
+)
+
+
+def value_elapsed(text: str) -> float | None:
+    """The seconds of the one ``N s elapsed`` a record prints; None for none, or more than one (whose is whose?)."""
+    found = _VALUE_ELAPSED.findall(text)
+    return float(found[0]) if len(found) == 1 else None
+
+
+def finished_clock(text: str) -> tuple[float, int] | None:
+    """(the clock, the iteration) of a line that ends in LightGBM's ``S seconds elapsed, finished N iteration``."""
+    m = _FINISHED.search(text)
+    return None if m is None else (float(m.group(1)), int(m.group(2) or m.group(3)))
