@@ -1367,8 +1367,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # (its ``total number of steps 105`` among the counts of its start line: the step records' total, reached)
     ("verl-sft-rldecisionagent-file-char-count-readme-105-final-validation-then-leftover-bar-redraw.log", T0, "end",
      "done · step 105/105", "done",
-     {"step": 105, "total_steps": 105, "loss": 0.06290543079376221, "finished": True, "eta_seconds": 0.0,
-      "step_seconds": 13.14}),  # (no time left at its total, not the leftover redraw's 14 s; the bar's s/it at step 105)
+     {"step": 105, "total_steps": 105, "loss": 0.06290543079376221, "finished": True, "eta_seconds": None,
+      "step_seconds": 13.14}),  # (no time left at its total, not the leftover redraw's 14 s; the bar's s/it at step 105;
+    # no rate: its ``...`` leaves out steps 2-99, and steps 100-105 span less than the warm-up)
     # Keras' fit on arrays (``Train on 25000 samples``): its bars count samples, each full one its epoch; 49 s the last
     ("keras-deep-learning-illustrated-lstm-sentiment-train-on-25000-samples-epochs-1-4-of-4-ms-per-step.log", T0, T0,
      "done · epoch 4/4", "done", {"step": 4, "total_steps": 4, "loss": 0.2018, "step_seconds": 49.0, "finished": True}),

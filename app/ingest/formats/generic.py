@@ -33,6 +33,7 @@ from ...stats.events import (
     TRAIN_ROW_LOSS,
     EvalResult,
     Event,
+    LinesLeftOut,
     RunInfo,
     StageEnd,
     StageStart,
@@ -637,6 +638,10 @@ class GenericParser(StepLines[_Line]):
             if self._tree.reading:
                 return Kind.FULL, None  # (a stage's name, a training figure, a figure's history: no record)
         head = text.lstrip()[:1]
+        if head in ".^[(…" and self._last is not None and _LEFT_OUT.fullmatch(text.strip()):
+            # A person's mark over lines left out of the excerpt (``..........``, ``^^^^ 3000 iter ^^^^``): the step line
+            # after it comes steps later that nobody saw run (no time is measured across it)
+            return Kind.FULL, _Line("left_out", self._times.at, text=text.strip())
         if head == "+" and _ASCII_RULE.fullmatch(text.strip()):
             # A table of iterations closed by its bottom rule: the rule under two rows or more that ran unruled, each
             # a step, ends the training (Turi Create draws it once max_iterations is done; a table ruled between every
@@ -1959,6 +1964,8 @@ class GenericParser(StepLines[_Line]):
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "resumed":
             events.append(TrainingResumed(at=line.at))
+        elif line.what == "left_out":
+            events.append(LinesLeftOut(at=line.at))
         elif line.what == "evaluating":
             reached = _first(line.readings, Field.STEP)
             if reached is not None and (self._last is None or reached.value > self._last[0]):
@@ -3312,6 +3319,12 @@ _BEST_ROUND = re.compile(r"(?i)^(?:stopping\. best iteration|early stopping, bes
                          r"|did not meet early stopping\. best iteration is):\s*$")
 
 
+# A line that marks lines left out of an excerpt, as people write it: dots alone (``..........``, ``. . .``), an
+# ellipsis in brackets (``[...]``, ``(…)``, ``[... 3000 lines ...]``), a note between runs of carets (Caffe issue authors'
+# ``^^^^^ 3000 iter ^^^^^``).
+_LEFT_OUT = re.compile(
+    r"(?:\.\s?){3,}|…|[\[(]\s?(?:\.{3}|…)(?:[^\])]{0,60}(?:\.{3}|…))?\s?[\])]|\^{3,}[^^]{0,60}\^{3,}"
+)
 # The LightGBM CLI's line of one data set's metric at an iteration, as it prints it since 2017, behind its name and level
 # (``[LightGBM] [Info] Iteration:18, training binary_logloss : 0.206054``; its first releases wrote ``training's log
 # loss: 0.004594``, read as any named figure).
