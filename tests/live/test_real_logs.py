@@ -1915,6 +1915,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      T0, "end", "step 20 · …", "measuring",
      {"step": 20, "total_steps": None, "loss": 0.203377,
       "eval": {"valid_1_auc": {"value": 0.595833, "step": 20}, "valid_1_binary_logloss": {"value": 0.208599, "step": 20}}}),
+    # Caffe testing the net every 40 iterations, each iteration's loss line after its test: the iterations' time runs from
+    # that line, (62.086435 + 66.391097) s over 80, never from the test's start (the passes' 11 s among them)
+    ("generic-caffe-pr2350-glog-tests-every-40-iterations-0-to-80-loss-after-each-test.log", T0, "end", "step 80 · …", "measuring",
+     {"step": 80, "loss": 3.07202, "lr": 0.01, "step_seconds": 128.477532 / 80,
+      "eval": {"test_loss": {"value": 2.47556, "step": 80}, "test_accuracy": {"value": 0.306618, "step": 80}}}),
 ]  # fmt: skip
 
 
@@ -2460,6 +2465,7 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, eval",
     "generic-lightgbm-issue886-cli-parallel-iterations-17-20-binary-logloss-seconds-elapsed-finished-iteration.log":
         "step, loss, elapsed, eval",
+    "generic-caffe-pr2350-glog-tests-every-40-iterations-0-to-80-loss-after-each-test.log": "step, loss, lr, eval",
 }  # fmt: skip
 
 

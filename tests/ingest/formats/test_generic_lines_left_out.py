@@ -4,8 +4,9 @@ one after the other. And the step's training record printed again after its eval
 loss = …`` after ``Iteration 7000, Testing net``): the steps after it ran from there, the pass's time none of theirs.
 
 Real: the marks in PaddlePaddle/PaddleCustomDevice's MLU README (``... ...``), a Kaggle README's Keras log (``...``) and
-verl's SFT log in RLDecisionAgent's README (``...``), tests/data/real (their headers; their snapshots in
-tests/live/test_real_logs.py). Composed: lines whose reading is worked out by hand.
+verl's SFT log in RLDecisionAgent's README (``...``); Caffe's tests every 40 iterations in BVLC/caffe pull request #2350;
+tests/data/real (their headers; their snapshots in tests/live/test_real_logs.py). Composed: lines whose reading is worked
+out by hand.
 """
 
 from __future__ import annotations
