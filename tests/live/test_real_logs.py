@@ -2456,9 +2456,9 @@ GENERIC_READ = {
     "generic-paddle-docs-lenet-tutorial-epoch-batch-id-bracketed-loss-acc-epochs-0-1.log": "step, epoch, loss",
     "generic-paddle-course-cv-notebook-epoch-batch-id-bracketed-loss-validation-epochs-0-4.log": "step, epoch, loss",
     "generic-opennmt-py-library-doc-steps-250-400-of-400-bracketed-level-validation-perplexity.log":
-        "step, total, loss, lr, eval",
+        "step, total, loss, lr, elapsed, eval",
     "generic-yoruba-adr-file-run-results-steps-9900-10050-of-100000-bracketed-level-validation-perplexity.log":
-        "step, total, loss, lr, eval",
+        "step, total, loss, lr, elapsed, eval",
     "generic-keras-issue13517-fit-generator-epochs-1-2-of-2-then-evaluate-bar-8000-no-loss.log":
         "step, total, epoch, loss, step time, eval",
     "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log":

@@ -1386,7 +1386,7 @@ class GenericParser(StepLines[_Line]):
             readings.extend(_day_clocks(s))
         if "|" in s and not any(r.field is Field.ELAPSED for r in readings):
             readings.extend(_last_clock(s))
-        if " elapsed" in s and not any(r.field is Field.ELAPSED for r in readings) \
+        if (" elapsed" in s or s.endswith(" sec")) and not any(r.field is Field.ELAPSED for r in readings) \
                 and (clock := value_elapsed(s)) is not None:
             readings.append(Reading(Field.ELAPSED, "elapsed", clock))  # (OpenNMT-py's ``… 18163 s elapsed``: run_clock.py)
         line = _Line("step", at, readings, text=s, train=trained)

@@ -4,8 +4,9 @@ time since it began; a step's time is the clock between two records over the ste
 the step count from zero (a log may begin mid-run). Where the count starts again with an epoch, the clock started again
 with it only if it went back.
 
-Real: OpenNMT/OpenNMT-py issues #709 and #528, lightgbm-org/LightGBM issue #886 (tests/data/real, their headers; their
-snapshots in tests/live/test_real_logs.py). Composed: lines whose reading is worked out by hand.
+Real: OpenNMT/OpenNMT-py issues #709 and #528 and its library doc's log, the Yoruba ADR run's results file (OpenNMT-py
+0.x's ``… sec``), lightgbm-org/LightGBM issue #886 (tests/data/real, their headers; their snapshots in
+tests/live/test_real_logs.py). Composed: lines whose reading is worked out by hand.
 """
 
 from __future__ import annotations
@@ -25,12 +26,16 @@ from tests.reallogs import REAL
     ("Epoch  1, 13400/37527; acc:   1.89; ppl: 20872.71; xent:   9.95; 3595 src tok/s; 3669 tgt tok/s;  10233 s elapsed",
      10233.0),
     ("Epoch 10,   450/  725; acc:   0.00; ppl:   1.83; 6295 src tok/s; 6835 tgt tok/s;     43 s elapsed", 43.0),
+    # OpenNMT-py since 0.4: its unit alone, ending the record behind its tokens a second
+    ("Step 9900/100000; acc:  88.36; ppl:  1.57; xent: 0.45; lr: 0.00100; 294/312 tok/s;  35748 sec", 35748.0),
+    ("Step 250/  400; acc:  17.07; ppl: 310.41; xent: 5.74; lr: 1.00000; 347/344 tok/s;    504 sec", 504.0),
     ("step 40 | loss 2.1 | 12.5 seconds elapsed", 12.5),
     ("step 40 | loss 2.1 | 90 sec elapsed", 90.0),
     # none printed; a word that only begins so; two clocks on one record (whose is whose?)
     ("Epoch  1,    50/ 1000; acc:   4.48; ppl: 350.75; 3599 src tok/s", None),
     ("step 3 | 12 s elapsedness", None),
     ("step 3 | 12 s elapsed | 4 s elapsed", None),
+    ("step 3 | loss 2.1 | 0.52 sec", None),  # (a time with its unit alone, not behind tokens a second: any step's)
 ])  # fmt: skip
 def test_a_clock_printed_value_first(text: str, seconds: float | None) -> None:
     assert value_elapsed(text) == seconds
@@ -124,3 +129,13 @@ def test_composed_opennmt_py_epoch_clock_starts_again_with_the_epoch(tmp_path: P
     training = read_cold(tmp_path, lines)["training"]
     assert training["step"] == 100
     assert training["step_seconds"] == pytest.approx(0.1, rel=1e-3)
+
+
+def test_composed_opennmt_py_0_4_clock_times_undated_records(tmp_path: Path) -> None:
+    # its records with no logger's date, the clock since the start ending each: (110 - 50) s over 300 steps, 0.2 s each;
+    # never 110 s over step 400 from zero (0.275 s)
+    lines = [f"Step {step}/ 1000; acc:  40.00; ppl: 50.00; xent: 3.91; lr: 1.00000; 347/344 tok/s; {clock:6d} sec"
+             for step, clock in ((100, 50), (200, 70), (300, 90), (400, 110))]
+    training = read_cold(tmp_path, lines)["training"]
+    assert training["step"] == 400
+    assert training["step_seconds"] == pytest.approx(0.2)
