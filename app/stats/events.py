@@ -456,6 +456,15 @@ class TrainingResumed:
 
 
 @dataclass(frozen=True, slots=True)
+class LinesLeftOut:
+    """The log says lines were left out here: a person's mark over the middle of an excerpt (``..........``, ``[...]``,
+    Caffe users' ``^^^^ 3000 iter ^^^^``). The step line after it comes steps later that nobody saw run, so no time is
+    measured across it; the step time is that of lines printed one after the other."""
+
+    at: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class PeerGroup:
     """An all-reduce group formed with this many peers (SN38, hivemind)."""
 
@@ -570,6 +579,7 @@ TrainingEvent = (
     | EvalResult
     | TrainingPause
     | TrainingResumed
+    | LinesLeftOut
     | PeerGroup
     | AllReduceResult
     | TrainerError

@@ -1367,8 +1367,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # (its ``total number of steps 105`` among the counts of its start line: the step records' total, reached)
     ("verl-sft-rldecisionagent-file-char-count-readme-105-final-validation-then-leftover-bar-redraw.log", T0, "end",
      "done · step 105/105", "done",
-     {"step": 105, "total_steps": 105, "loss": 0.06290543079376221, "finished": True, "eta_seconds": 0.0,
-      "step_seconds": 13.14}),  # (no time left at its total, not the leftover redraw's 14 s; the bar's s/it at step 105)
+     {"step": 105, "total_steps": 105, "loss": 0.06290543079376221, "finished": True, "eta_seconds": None,
+      "step_seconds": 13.14}),  # (no time left at its total, not the leftover redraw's 14 s; the bar's s/it at step 105;
+    # no rate: its ``...`` leaves out steps 2-99, and steps 100-105 span less than the warm-up)
     # Keras' fit on arrays (``Train on 25000 samples``): its bars count samples, each full one its epoch; 49 s the last
     ("keras-deep-learning-illustrated-lstm-sentiment-train-on-25000-samples-epochs-1-4-of-4-ms-per-step.log", T0, T0,
      "done · epoch 4/4", "done", {"step": 4, "total_steps": 4, "loss": 0.2018, "step_seconds": 49.0, "finished": True}),
@@ -1828,10 +1829,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 3 · 200/213 in the epoch · no timing", "measuring",
      {"step": 200, "loss": None, "lr": 1.0, "tokens_per_second": 1320.0, "step_seconds": None, "data": epoch(3.0),
       "figures": {"perplexity": 31.60}, "eval": {"validation_perplexity": {"value": 39.002056544585, "step": None}}}),
-    # OpenNMT-py: ``Epoch  1, 13400/37527; … xent:   9.95; 3595 src tok/s; …``: the epoch's batches, its loss, its speed
+    # OpenNMT-py: ``Epoch  1, 13400/37527; … xent:   9.95; 3595 src tok/s; …  10233 s elapsed``: the epoch's batches, its
+    # loss, its speed, and its clock since the training began: (10233 - 9861) s over 13400 - 12900 batches, 0.744 s each
     ("generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log", T0, "end",
-     "epoch 1 · 13400/37527 in the epoch · no timing", "measuring",
-     {"step": 13400, "loss": 9.95, "tokens_per_second": 3595.0, "step_seconds": None, "data": epoch(1.0)}),
+     "epoch 1 · 13400/37527 in the epoch · 12.9M tok/h", "training",
+     {"step": 13400, "loss": 9.95, "tokens_per_second": 3595.0, "step_seconds": 372 / 500,
+      "steps_per_hour": 500 * 3600 / 372, "data": epoch(1.0)}),
     # every record written twice (two handlers): each step once, 500001 and 500002, read as printed
     ("generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log", T0, "end",
      "step 500002 · …", "measuring",
@@ -1862,10 +1865,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "figures": {"logging_interval_seconds": 7.759}, "finished": True}),
     # OpenNMT-py before it printed ``xent``: ``Epoch 13, 64650/64667; acc:  57.58; ppl:   8.07; …``, a perplexity and no
     # loss: that perplexity the run's training figure under its own name; the epoch's validation perplexity and accuracy
-    # its evaluation's
+    # its evaluation's; its clock since the training began, ``18205 s elapsed``: (18205 - 18163) s over 150 batches
     ("generic-opennmt-py-issue528-epoch-13-batches-64500-64650-ppl-no-loss-train-validation-perplexity.log", T0, "end",
-     "epoch 13 · 64650/64667 in the epoch · no timing", "measuring",
+     "epoch 13 · 64650/64667 in the epoch · …", "measuring",
      {"step": 64650, "total_steps": 64667, "loss": None, "tokens_per_second": 5026.0, "data": epoch(13.0),
+      "step_seconds": 42 / 150,
       "figures": {"perplexity": 8.07},
       "eval": {"validation_perplexity": {"value": 8.64759, "step": None},
                "validation_accuracy": {"value": 56.7115, "step": None}}}),
@@ -1904,6 +1908,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 4451, "total_steps": 4451, "loss": 0.0266, "step_seconds": 0.000742, "finished": True, "stalled": False,
       "eval": {"val_loss": {"value": 0.0265, "step": None}, "val_accuracy": {"value": 0.9983, "step": None},
                "test_loss": {"value": 0.0267, "step": None}, "test_accuracy": {"value": 0.9983, "step": None}}}),
+    # LightGBM's CLI of 2017: each iteration's ``training binary_logloss : …`` (its loss), ``valid_1 auc`` and
+    # ``valid_1 binary_logloss`` (its evaluation), then ``S seconds elapsed, finished iteration N``, the run's clock:
+    # (311.474028 - 266.050109) s over iterations 17 -> 20 (tests/live/test_run_clock.py shows the text)
+    ("generic-lightgbm-issue886-cli-parallel-iterations-17-20-binary-logloss-seconds-elapsed-finished-iteration.log",
+     T0, "end", "step 20 · …", "measuring",
+     {"step": 20, "total_steps": None, "loss": 0.203377,
+      "eval": {"valid_1_auc": {"value": 0.595833, "step": 20}, "valid_1_binary_logloss": {"value": 0.208599, "step": 20}}}),
+    # Caffe testing the net every 40 iterations, each iteration's loss line after its test: the iterations' time runs from
+    # that line, (62.086435 + 66.391097) s over 80, never from the test's start (the passes' 11 s among them)
+    ("generic-caffe-pr2350-glog-tests-every-40-iterations-0-to-80-loss-after-each-test.log", T0, "end", "step 80 · …", "measuring",
+     {"step": 80, "loss": 3.07202, "lr": 0.01, "step_seconds": 128.477532 / 80,
+      "eval": {"test_loss": {"value": 2.47556, "step": 80}, "test_accuracy": {"value": 0.306618, "step": 80}}}),
 ]  # fmt: skip
 
 
@@ -2427,7 +2443,8 @@ GENERIC_READ = {
         "step, total, epoch, perplexity, lr, tok/s",
     "generic-data2text-issue9-opennmt-lua-epochs-1-3-iter-of-213-target-tokens-validation-perplexity.log":
         "step, total, epoch, perplexity, lr, tok/s, eval",
-    "generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log": "step, total, epoch, loss, tok/s",
+    "generic-opennmt-py-issue709-epoch-1-batches-12900-13400-of-37527-xent-src-tok-s.log":
+        "step, total, epoch, loss, elapsed, tok/s",
     "generic-tf-object-detection-issue4683-every-line-twice-global-step-500001-500002.log": "step, loss, step time",
     "generic-caffe-issue59-2014-testing-net-test-score-0-1-iterations-78000-78040.log": "step, loss, lr, eval",
     "generic-caffe-cifar10-readme-2014-iteration-500-testing-net-test-scores.log": "step, loss, lr, eval",
@@ -2435,17 +2452,20 @@ GENERIC_READ = {
     "generic-tapas-issue91-tpu-estimator-global-step-sec-examples-sec-only-printed-total-loss-tensor.log": "steps' rate, step time",
     "generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log": "step, loss, eval",
     "generic-opennmt-py-issue528-epoch-13-batches-64500-64650-ppl-no-loss-train-validation-perplexity.log":
-        "step, total, epoch, perplexity, tok/s, eval",
+        "step, total, epoch, perplexity, elapsed, tok/s, eval",
     "generic-paddle-docs-lenet-tutorial-epoch-batch-id-bracketed-loss-acc-epochs-0-1.log": "step, epoch, loss",
     "generic-paddle-course-cv-notebook-epoch-batch-id-bracketed-loss-validation-epochs-0-4.log": "step, epoch, loss",
     "generic-opennmt-py-library-doc-steps-250-400-of-400-bracketed-level-validation-perplexity.log":
-        "step, total, loss, lr, eval",
+        "step, total, loss, lr, elapsed, eval",
     "generic-yoruba-adr-file-run-results-steps-9900-10050-of-100000-bracketed-level-validation-perplexity.log":
-        "step, total, loss, lr, eval",
+        "step, total, loss, lr, elapsed, eval",
     "generic-keras-issue13517-fit-generator-epochs-1-2-of-2-then-evaluate-bar-8000-no-loss.log":
         "step, total, epoch, loss, step time, eval",
     "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log":
         "step, total, epoch, loss, step time, eval",
+    "generic-lightgbm-issue886-cli-parallel-iterations-17-20-binary-logloss-seconds-elapsed-finished-iteration.log":
+        "step, loss, elapsed, eval",
+    "generic-caffe-pr2350-glog-tests-every-40-iterations-0-to-80-loss-after-each-test.log": "step, loss, lr, eval",
 }  # fmt: skip
 
 

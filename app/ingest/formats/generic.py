@@ -33,6 +33,7 @@ from ...stats.events import (
     TRAIN_ROW_LOSS,
     EvalResult,
     Event,
+    LinesLeftOut,
     RunInfo,
     StageEnd,
     StageStart,
@@ -89,6 +90,7 @@ from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import one_figure, prose_figure
 from .run_args import run_args
+from .run_clock import finished_clock, value_elapsed
 from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
@@ -636,6 +638,10 @@ class GenericParser(StepLines[_Line]):
             if self._tree.reading:
                 return Kind.FULL, None  # (a stage's name, a training figure, a figure's history: no record)
         head = text.lstrip()[:1]
+        if head in ".^[(…" and self._last is not None and _LEFT_OUT.fullmatch(text.strip()):
+            # A person's mark over lines left out of the excerpt (``..........``, ``^^^^ 3000 iter ^^^^``): the step line
+            # after it comes steps later that nobody saw run (no time is measured across it)
+            return Kind.FULL, _Line("left_out", self._times.at, text=text.strip())
         if head == "+" and _ASCII_RULE.fullmatch(text.strip()):
             # A table of iterations closed by its bottom rule: the rule under two rows or more that ran unruled, each
             # a step, ends the training (Turi Create draws it once max_iterations is done; a table ruled between every
@@ -1106,6 +1112,15 @@ class GenericParser(StepLines[_Line]):
         if s[:1] in "SED" and _BEST_ROUND.match(s):
             self._best_next = True
             return Kind.FULL, None
+        if "Iteration:" in s[:40] and (cli := _CLI_METRIC.match(s)) is not None:
+            # The LightGBM CLI's metric lines since 2017, one a data set's metric (``Iteration:18, training
+            # binary_logloss : 0.206054``, ``Iteration:18, valid_1 auc : 0.594637``)
+            return Kind.FULL, self._cli_metric(cli, at, s)
+        if self._last is not None and " elapsed, finished " in s and (finished := finished_clock(s)) is not None:
+            # LightGBM's ``2.436162 seconds elapsed, finished 1000 iteration`` after that iteration's metrics: the run's
+            # clock at the last step (run_clock.py); a clock naming another iteration is none of this one's
+            run_clock = Named(Kin.ELAPSED, "elapsed", finished[0], "seconds elapsed")
+            return Kind.FULL, _Line("tie", at, text=s, named=(run_clock,)) if finished[1] == self._last[0] else None
         if s[:1] == "[":
             boosted = _boosting_round(s, at)
             if boosted is not None:
@@ -1371,6 +1386,9 @@ class GenericParser(StepLines[_Line]):
             readings.extend(_day_clocks(s))
         if "|" in s and not any(r.field is Field.ELAPSED for r in readings):
             readings.extend(_last_clock(s))
+        if (" elapsed" in s or s.endswith(" sec")) and not any(r.field is Field.ELAPSED for r in readings) \
+                and (clock := value_elapsed(s)) is not None:
+            readings.append(Reading(Field.ELAPSED, "elapsed", clock))  # (OpenNMT-py's ``… 18163 s elapsed``: run_clock.py)
         line = _Line("step", at, readings, text=s, train=trained)
         counters = _COUNTERS.match(s)
         if "l_" in s and not any(r.field is Field.LOSS for r in readings):
@@ -1946,6 +1964,8 @@ class GenericParser(StepLines[_Line]):
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "resumed":
             events.append(TrainingResumed(at=line.at))
+        elif line.what == "left_out":
+            events.append(LinesLeftOut(at=line.at))
         elif line.what == "evaluating":
             reached = _first(line.readings, Field.STEP)
             if reached is not None and (self._last is None or reached.value > self._last[0]):
@@ -2247,6 +2267,22 @@ class GenericParser(StepLines[_Line]):
                     seen.add(label)
                     self._evals[label] = share
                     events.append(EvalResult(at=line.at, name=label, value=share, step=at_step))
+
+    def _cli_metric(self, m: re.Match[str], at: float | None, s: str) -> _Line | None:
+        """A LightGBM CLI metric line (``_CLI_METRIC``): the training set's loss is the iteration's step record; another
+        set's metric is that iteration's evaluation, tied to it once its step is read; a training score (``auc``) is
+        no figure tokwatch shows."""
+        iteration, data, metric, value = int(m.group(1)), m.group(2), m.group(3), number(m.group(4))
+        if value is None:
+            return None
+        if "train" in data.lower():
+            if not _ROUND_LOSS.match(metric):
+                return None
+            readings = [Reading(Field.STEP, "iteration", float(iteration)), Reading(Field.LOSS, "loss", value)]
+            return _Line("step", at, readings, text=s, loss_note=f"{data} {metric}")
+        if self._last is None or self._last[0] != iteration:
+            return None
+        return _Line("tie", at, text=s, named=(Named(Kin.EVAL, normalise(f"{data} {metric}"), value, metric),))
 
     def _tie(self, line: _Line, events: list[Event]) -> None:
         """A line tied to the last step: its clock, its epoch's time and rates amend that step; its
@@ -3281,6 +3317,18 @@ _ROUND_LOSS = re.compile(
 # early stopping. Best iteration is:``: the next line repeats the best round's figures.
 _BEST_ROUND = re.compile(r"(?i)^(?:stopping\. best iteration|early stopping, best iteration is"
                          r"|did not meet early stopping\. best iteration is):\s*$")
+
+
+# A line that marks lines left out of an excerpt, as people write it: dots alone (``..........``, ``. . .``), an
+# ellipsis in brackets (``[...]``, ``(…)``, ``[... 3000 lines ...]``), a note between runs of carets (Caffe issue authors'
+# ``^^^^^ 3000 iter ^^^^^``).
+_LEFT_OUT = re.compile(
+    r"(?:\.\s?){3,}|…|[\[(]\s?(?:\.{3}|…)(?:[^\])]{0,60}(?:\.{3}|…))?\s?[\])]|\^{3,}[^^]{0,60}\^{3,}"
+)
+# The LightGBM CLI's line of one data set's metric at an iteration, as it prints it since 2017, behind its name and level
+# (``[LightGBM] [Info] Iteration:18, training binary_logloss : 0.206054``; its first releases wrote ``training's log
+# loss: 0.004594``, read as any named figure).
+_CLI_METRIC = re.compile(rf"(?:\[\w{{1,20}}\] ){{0,2}}Iteration:(\d{{1,9}}), (\S{{1,80}}) ([A-Za-z][\w@.-]{{0,60}}) : ({NUM})\s*$")
 
 
 def _boosting_round(s: str, at: float | None) -> _Line | None:

@@ -30,6 +30,7 @@ from ..events import (
     CollabProgress,
     EvalResult,
     Event,
+    LinesLeftOut,
     PeerGroup,
     RunInfo,
     StageEnd,
@@ -257,6 +258,9 @@ class StepProgress:
             elif event.reason == "evaluation" and event.done is not None and event.batches is not None:
                 self._evaluating = event  # (mmengine's ``Epoch(val) [2][3550/21046]`` lines alone: validating)
                 self._evaluating_ended = False
+        elif isinstance(event, LinesLeftOut):
+            if self._stage is not None:
+                self._stage.lines_left_out = True
         elif isinstance(event, TrainingResumed):
             stage = self._stage
             if stage is not None and stage.pause is not None and stage.pause != "all-reduce":
@@ -661,8 +665,14 @@ class StepProgress:
             stage.eval_steps.clear()
         if stage is None or self._restarting or covered is None:
             if stage is not None and previous is not None and same_position(previous, event):
-                if offset != stage.offset:
-                    stage.moved_at = t  # (its place on the run's timeline moved, though no step is counted)
+                evaluated_here = (event.loss is not None and t is not None and stage.moved_at is not None
+                                  and bool(stage.eval_steps) and stage.eval_steps[-1] == event.step
+                                  and bool(stage.eval_times) and stage.eval_times[-1] >= stage.moved_at)
+                if offset != stage.offset or evaluated_here:
+                    # (its place on the run's timeline moved, though no step is counted; or the step's training record
+                    # printed once its evaluation's pass is over, Caffe's ``Iteration 7000, loss = …`` after its ``Testing
+                    # net``: the steps after it ran from here, the pass's time is none of theirs)
+                    stage.moved_at = t
                 stage.offset = offset  # (a new epoch's count may be back where the last one ended)
                 stage.space(t, event.loss is not None)  # (a line of its own: when the next is due)
                 stage.take(event, t)  # the same step printed again
@@ -716,9 +726,11 @@ class StepProgress:
             if seconds is not None and covered > 0:
                 each = seconds / covered
                 stage.fastest_step = each if stage.fastest_step is None else min(stage.fastest_step, each)
-            if not rolled and skips_steps(stage, event, covered):
-                # (its steps are counted, as they ran; no time is measured across the steps the log leaves out)
+            if stage.lines_left_out or (not rolled and skips_steps(stage, event, covered)):
+                # (its steps are counted, as they ran; no time is measured across the steps the log leaves out, where it
+                # marks them left out or where its cadence shows them)
                 self._measure_from(stage, t, after_this_line=True)
+                stage.measured_after_left_out = stage.lines_left_out
             elif seconds is not None:
                 stage.line_durations.append(seconds)
                 # (after lines that printed the step again: the time since the latest of them, the lines' spacing)
@@ -732,6 +744,7 @@ class StepProgress:
         if evaluated and t is not None and stage.eval_times and not untimed_pause(stage, t, clock_seconds, True):
             stage.eval_pauses.append((stage.eval_times[-1], t))
         stage.lines += 1
+        stage.lines_left_out = False
         stage.moved_at, stage.spaced = t, False  # (a new stage's first step, or steps counted: the counter moved)
         stage.take(event, t)
 
@@ -740,6 +753,7 @@ class StepProgress:
         """Measure the stage's rate from ``start`` on (its lines, cadence and figures stay). The warm-up's words count
         the lines measured from then on: those after the line being taken, or that line and those after it."""
         stage.lines_before_start = stage.lines + (1 if after_this_line else 0)
+        stage.measured_after_left_out = False
         stage.steps.clear()
         stage.tokens.clear()
         stage.start = start

@@ -109,6 +109,8 @@ class Stage:
     pause: str | None = None
     evaluated: bool = False  # an evaluation printed since the latest step line (the next line's time holds it)
     resumed: bool = False  # training said it went on after that evaluation's pause (the next line's time holds it)
+    lines_left_out: bool = False  # the log marked lines left out since the latest step line (events.LinesLeftOut)
+    measured_after_left_out: bool = False  # the rate is measured again from the step line after such a mark
     evaluated_last: bool = False  # the latest line's time held an evaluation printed since the line before it
     eval_batches: int | None = None  # the total of the evaluation's own bar since the latest step line
     # An evaluation's pass under way since the latest step line: its latest record (its batches done and its bar's

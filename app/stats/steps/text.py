@@ -120,8 +120,12 @@ def details(
         waited = f": {text.exact_duration(stall.since)} at step 0 {clock}" if stall.since >= 60 else " at step 0"
         body.append((Line.NO_STEP_YET, f"No step done yet{waited} (a stall after {text.duration(stall.limit or 0.0)})"))
     elif Line.NO_RATE_TOO_SHORT in shows:
+        # (the lines measured: those before lines the log marks left out are not in the time said)
+        measured = stage.lines - stage.lines_before_start
+        spanned = f"the last {measured} of its {counted}, after lines left out," if (
+            stage.measured_after_left_out and 0 < measured < stage.lines) else counted
         body.append((Line.NO_RATE_TOO_SHORT,
-                     f"no rate: {counted} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
+                     f"no rate: {spanned} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
     elif Line.NO_TIMING in shows:
         body.append((Line.NO_TIMING, (f"no timing read from this log ({counted}, {no_time_read(stage).rstrip(',')}): "
                                      "measured as lines arrive")))

@@ -102,6 +102,17 @@ def timeline_covered(previous: TrainStep | None, step: TrainStep, before: int, a
 BAR_CLOCK_SECONDS = 10.0
 
 
+def clock_restarted(previous: TrainStep, step: TrainStep) -> bool:
+    """Where the step count started again (a new epoch's), whether the trainer's clock did too: it went back (legacy
+    OpenNMT-py's epoch clock, ``69 s elapsed`` at the end of epoch 9, ``5 s elapsed`` 50 batches into epoch 10), or
+    the count came back to where it was (tianshou's closing bars, ``50001it [00:40`` then ``50001it [00:42``: each
+    bar's own time). A clock that went on while the count went back is the run's, running over the epoch's end
+    (``840 s elapsed`` at batch 1500, ``870 s elapsed`` at the next epoch's batch 50): its span is those steps'."""
+    if step.elapsed_seconds is None or previous.elapsed_seconds is None:
+        return False
+    return step.elapsed_seconds < previous.elapsed_seconds or step.step >= previous.step
+
+
 def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | None = None) -> float | None:
     """The time ``step``'s line accounts for, from the trainer's own printed durations.
 
@@ -114,7 +125,8 @@ def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | Non
             covered = timeline_covered(previous, step, 0, timeline_offset(previous, step, 0))
     if previous is not None and covered is not None:
         if step.elapsed_seconds is not None and previous.elapsed_seconds is not None:
-            if step.step > 0 and covered_steps(previous, step) is None and step.elapsed_seconds >= BAR_CLOCK_SECONDS:
+            if (step.step > 0 and covered_steps(previous, step) is None and step.elapsed_seconds >= BAR_CLOCK_SECONDS
+                    and clock_restarted(previous, step)):
                 # The count started again (a new epoch's bar) and its clock with it: the bar's own time since it
                 # started, at its pace for the steps since the line before (two closing bars ``[00:53<00:00`` are
                 # 53 s of steps apart, not none).
