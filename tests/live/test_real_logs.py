@@ -1904,6 +1904,17 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 4451, "total_steps": 4451, "loss": 0.0266, "step_seconds": 0.000742, "finished": True, "stalled": False,
       "eval": {"val_loss": {"value": 0.0265, "step": None}, "val_accuracy": {"value": 0.9983, "step": None},
                "test_loss": {"value": 0.0267, "step": None}, "test_accuracy": {"value": 0.9983, "step": None}}}),
+    # RecBole's two records an epoch behind its logger's date (day first, its month's name): ``epoch N training [time: …s,
+    # train loss: …]`` is the epoch's, its time the epoch's; ``epoch N evaluating [time: …s, valid_score: …]`` that
+    # epoch's evaluation, its time the evaluation's own (never the epoch's), its valid_score the figure
+    ("generic-recbole-issue1533-metarec-epochs-0-3-training-evaluating-valid-result-day-month-minute-dates.log", T0, "end",
+     "epoch 3 · …", "measuring",
+     {"step": 3, "total_steps": None, "loss": 0.0, "step_seconds": 20.08, "data": epoch(3.0),
+      "eval": {"valid_score": {"value": 0.735, "step": 3}}}),
+    ("generic-rgcf-issue2-recbole-epochs-34-36-weekday-year-dated-training-evaluating-valid-result.log", T0, "end",
+     "epoch 36 · …", "measuring",
+     {"step": 36, "total_steps": None, "loss": 26.0578, "step_seconds": 20.78, "data": epoch(36.0),
+      "eval": {"valid_score": {"value": 0.3628, "step": 36}}}),
 ]  # fmt: skip
 
 
@@ -2446,6 +2457,10 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, eval",
     "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log":
         "step, total, epoch, loss, step time, eval",
+    "generic-recbole-issue1533-metarec-epochs-0-3-training-evaluating-valid-result-day-month-minute-dates.log":
+        "step, epoch, loss, step time, eval",
+    "generic-rgcf-issue2-recbole-epochs-34-36-weekday-year-dated-training-evaluating-valid-result.log":
+        "step, epoch, loss, step time, eval",
 }  # fmt: skip
 
 
@@ -2948,3 +2963,9 @@ def test_a_logging_interval_s_time_without_the_steps_it_spans_is_said_as_printed
     data = snap(cold(tmp_path, "generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log"), T0)
     assert "7.759 s per logging interval (as printed; the steps it spans are not in the log)" in data["details"]
     assert "no rate: only a logging interval's time printed, the steps it spans not, for its 1 step line" in data["details"]
+
+
+def test_recbole_s_logger_dates_its_records(tmp_path: Path) -> None:
+    """RecBole's older ``Sat 23 Apr 2022 00:39:47 INFO  ``: the record's time, its year printed."""
+    monitor = cold(tmp_path, "generic-rgcf-issue2-recbole-epochs-34-36-weekday-year-dated-training-evaluating-valid-result.log")
+    assert monitor.last_event_at() == pytest.approx(local(2022, 4, 23, 0, 39, 47))

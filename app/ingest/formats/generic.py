@@ -288,6 +288,12 @@ _EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+[
 # An evaluation named as the record's stage after its position, its figures after the colon (icefall's ``Epoch 1,
 # validation: loss=8.6, simple_loss=6.902, …``)
 _EVAL_STAGE = re.compile(r"(?i)[,|]\s*(?:" + "|".join(sorted(EVAL_WORDS)) + r"):\s+(?=[A-Za-z][\w ]{0,40}[=:]\s?-?\d)")
+# An evaluation named as the record's stage right after its counter, a word of its own (RecBole's ``epoch 5 evaluating
+# [time: 0.05s, valid_score: 0.130400]`` after its ``epoch 5 training [time: 0.98s, train loss: 7450.7010]``): that
+# counter's evaluation, its time the evaluation's own, never a training step's.
+_STAGE_AFTER_COUNTER = re.compile(
+    r"(?i)^\W{0,3}(?:epoch|step|iter|iteration|batch)\s?[:#]?\s?\d{1,9}\s+(?:"
+    + "|".join(sorted(EVAL_WORDS | {"testing"})) + r")(?![\w-])")
 # Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
 _ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
 _D2_ITER = re.compile(r"\beta: [\d:]{4,12}\s+iter: \d")  # detectron2's ``eta: 0:14:36  iter: 19 … time: 0.4385``
@@ -1487,7 +1493,8 @@ class GenericParser(StepLines[_Line]):
                 line.before = _Line("tie", at, text=s, named=(Named(Kin.EPOCH_TIME, "epoch time", took[0], "time"),))
             return Kind.FULL, line
         if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])) or (
-                ": " in s and _EVAL_STAGE.search(s[:120])) or (s[:1] == "*" and STARRED_SUMMARY.match(s)):
+                ": " in s and _EVAL_STAGE.search(s[:120])) or (s[:1] == "*" and STARRED_SUMMARY.match(s)) or (
+                not lossy and _STAGE_AFTER_COUNTER.match(s)):
             passing = evaluation_position(s)
             if passing is not None:
                 # an evaluation pass's batches under way (MetricLogger's ``Test:  [ 100/5000]  eta: … model_time: …
@@ -2229,9 +2236,11 @@ class GenericParser(StepLines[_Line]):
                 seen.add(label)
                 self._evals[label] = r.value
                 events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step, closes=line.closes))
-        if evaluated or (own == "test_loss" and own in seen):
+        if evaluated or (own == "test_loss" and own in seen) or not seen:
             # (its scores beside its losses, by their names: vietocr's ``valid loss: 0.729 - acc full seq: 0.8856``;
-            # a test report's beside its plain loss, DeepSpeech's ``Test of Epoch 3 - WER: 0.5, loss: 40.5, …``)
+            # a test report's beside its plain loss, DeepSpeech's ``Test of Epoch 3 - WER: 0.5, loss: 40.5, …``; an
+            # evaluation that prints no loss at all, its scores alone: a Paddle loop's ``[test] batch_id:76,
+            # precision:[0.955], recall:[0.974], f1:[0.964]``)
             for named in beside(line.text, evaluation=True):
                 label = _named_label(named)
                 if named.kin is Kin.EVAL and label not in seen and (evaluated or not _POSITION_NAME.search(label)):
