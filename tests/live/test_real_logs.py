@@ -1915,6 +1915,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 36 · …", "measuring",
      {"step": 36, "total_steps": None, "loss": 26.0578, "step_seconds": 20.78, "data": epoch(36.0),
       "eval": {"valid_score": {"value": 0.3628, "step": 36}}}),
+    # RecBole's bar of an epoch's batches named by the epoch's number alone (``Train     3: 100%|…| 17446/17446``): that
+    # epoch's batches, a full bar its end and never the run's; the epoch's record after it (``epoch 3 training [time: …,
+    # train loss: 179017.2822]``) gives the loss the bar did not print
+    ("generic-mbht-kdd22-issue9-recbole-train-bars-named-by-epoch-1-3-evaluate-bars-valid-result.log", T0, "end",
+     "epoch 3 · 17446/17446 in the epoch · 6.3k steps/h", "training",
+     {"step": 17446, "loss": 179017.2822, "step_seconds": 1 / 1.77, "data": epoch(3.0), "finished": False,
+      "eval": {"valid_score": {"value": 0.1582, "step": None}}}),
+    ("crash-recbole-issue2057-srgnn-train-bar-epoch-0-then-evaluate-bar-at-0-traceback.log", T0, "end",
+     "epoch 0 · 48/48 in the epoch · crashed", "crashed",
+     {"step": 48, "loss": 337.9507, "step_seconds": 1 / 7.67, "data": epoch(0.0), "finished": False}),
 ]  # fmt: skip
 
 
@@ -2461,6 +2471,8 @@ GENERIC_READ = {
         "step, epoch, loss, step time, eval",
     "generic-rgcf-issue2-recbole-epochs-34-36-weekday-year-dated-training-evaluating-valid-result.log":
         "step, epoch, loss, step time, eval",
+    "generic-mbht-kdd22-issue9-recbole-train-bars-named-by-epoch-1-3-evaluate-bars-valid-result.log":
+        "step, epoch, loss, step time, elapsed, ETA, eval",
 }  # fmt: skip
 
 

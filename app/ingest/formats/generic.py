@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...stats.events import (
+    EPOCH_RECORD_LOSS,
     EPOCH_SECONDS,
     FINAL_STEP_LOSS,
     LOGGING_INTERVAL_SECONDS,
@@ -328,6 +329,9 @@ _ESTIMATOR_FIGURE = re.compile(rf"([A-Za-z][\w/.-]{{0,120}}) = ({NUM})(?=,|$)")
 _ENV_STEP = re.compile(r"\benv_step=(\d{1,15})\b")
 _PLUS_MINUS = re.compile(rf"\s?±\s?{NUM}")  # a mean's spread after it (``200.000000 ± 0.000000``)
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(?: ?#)?(\d{1,6})\b")  # (``epoch3``; tianshou's ``Epoch #5``)
+# A bar described by its stage and the epoch's number alone: RecBole's ``Train     2: 100%|####| 17446/17446`` (its trainer's
+# ``f"Train {epoch_idx:>5}"``), the bar of that epoch's batches.
+_STAGE_EPOCH_BAR = re.compile(r"\s*Train(?:ing)?\s+(\d{1,6})\s*:?\s*")
 # Lightning's ModelCheckpoint: ``Epoch 0, global step 100: 'val_loss' reached 1.98000 (best 1.98000), saving model to
 # '…' as top 1`` (the monitored figure at that global step, as it names it) or ``… 'val_loss' was not in top 1`` (no figure).
 _LIGHTNING_CHECKPOINT = re.compile(
@@ -1232,7 +1236,7 @@ class GenericParser(StepLines[_Line]):
                 headed = _headed_loss(named_unknown)  # (the textual-inversion bar's ``dataset loss: 0.1425575: 1%|…``)
                 if headed is not None:
                     readings.append(headed)
-            glued = _GLUED_EPOCH.search(head)
+            glued = _GLUED_EPOCH.search(head) or _STAGE_EPOCH_BAR.fullmatch(head)
             if glued is not None and not any(r.field is Field.EPOCH for r in readings):
                 readings.append(Reading(Field.EPOCH, "epoch", float(glued.group(1))))
             # (``Generating train split``, ``Map``: a data set's bar, whose count is no training step)
@@ -1565,6 +1569,13 @@ class GenericParser(StepLines[_Line]):
                               Reading(Field.STEP, "epoch", header.value, header.total)]
             line.what = "step"
         if line.what == "other":
+            full = self._full_epoch
+            if (lossy and full is not None and full[0].loss is None and not any(r.field is Field.STEP for r in readings)
+                    and (record_epoch := _first(readings, Field.EPOCH)) is not None and record_epoch.value == full[0].epoch):
+                # the epoch's own record after the bar of its batches, which printed no loss (RecBole's ``Train     3:
+                # 100%|####| 17446/17446`` then ``epoch 3 training [time: 9866.71s, train loss: 179017.2822]``): its loss
+                record_loss = _first(readings, Field.LOSS)
+                return Kind.FULL, _Line("epoch_loss", at, [record_loss] if record_loss is not None else [], text=s)
             if self._last is None and not parts and (prose_said := one_figure(text)) is not None:
                 # (the same, its name one the grammar reads: ``Policy loss: 0.12`` on its own, no step beside it)
                 return Kind.FULL, self._prose_line(prose, prose_said, at, s)
@@ -2040,6 +2051,8 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "final_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=FINAL_STEP_LOSS))
             self._ended = self._last  # (train() returned: an evaluation after it is the run's final one)
+        elif line.what == "epoch_loss" and line.readings:
+            events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=EPOCH_RECORD_LOSS))
         elif line.what == "table_end":
             events.append(StageEnd(at=line.at, summary="its table of iterations closed by its bottom rule", said=True))
             self._ended = self._last
