@@ -356,6 +356,11 @@ LOSS_AFTER_LAST_STEP = "said after the last step line"
 # step's, whose own line the log did not print.
 FINAL_STEP_LOSS = "the final step's"
 
+# The loss an epoch's own record prints after the bar of that epoch's batches, which printed none (RecBole's ``Train     3:
+# 100%|####| 17446/17446`` then ``epoch 3 training [time: 9866.71s, train loss: 179017.2822]``): the epoch's, said as
+# it ends, so the last step's.
+EPOCH_RECORD_LOSS = "its epoch's record after its bar"
+
 # The loss in the training set's row of a table of figures by data split, printed as an epoch ends (Ludwig's
 # ``│ train │ 0.9779 │`` under ``│ y │ loss │ error │``): the last step's, measured over the training set again.
 TRAIN_ROW_LOSS = "the train row of its epoch's table"

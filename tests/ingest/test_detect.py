@@ -707,6 +707,10 @@ REAL_FORMATS = {
     "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log": "generic",
     "generic-lightgbm-issue886-cli-parallel-iterations-17-20-binary-logloss-seconds-elapsed-finished-iteration.log": "generic",
     "generic-caffe-pr2350-glog-tests-every-40-iterations-0-to-80-loss-after-each-test.log": "generic",
+    "generic-recbole-issue1533-metarec-epochs-0-3-training-evaluating-valid-result-day-month-minute-dates.log": "generic",
+    "generic-rgcf-issue2-recbole-epochs-34-36-weekday-year-dated-training-evaluating-valid-result.log": "generic",
+    "generic-mbht-kdd22-issue9-recbole-train-bars-named-by-epoch-1-3-evaluate-bars-valid-result.log": "generic",
+    "crash-recbole-issue2057-srgnn-train-bar-epoch-0-then-evaluate-bar-at-0-traceback.log": "generic",
 }
 
 

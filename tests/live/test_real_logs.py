@@ -1920,6 +1920,27 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-caffe-pr2350-glog-tests-every-40-iterations-0-to-80-loss-after-each-test.log", T0, "end", "step 80 · …", "measuring",
      {"step": 80, "loss": 3.07202, "lr": 0.01, "step_seconds": 128.477532 / 80,
       "eval": {"test_loss": {"value": 2.47556, "step": 80}, "test_accuracy": {"value": 0.306618, "step": 80}}}),
+    # RecBole's two records an epoch behind its logger's date (day first, its month's name): ``epoch N training [time: …s,
+    # train loss: …]`` is the epoch's, its time the epoch's; ``epoch N evaluating [time: …s, valid_score: …]`` that
+    # epoch's evaluation, its time the evaluation's own (never the epoch's), its valid_score the figure
+    ("generic-recbole-issue1533-metarec-epochs-0-3-training-evaluating-valid-result-day-month-minute-dates.log", T0, "end",
+     "epoch 3 · …", "measuring",
+     {"step": 3, "total_steps": None, "loss": 0.0, "step_seconds": 20.08, "data": epoch(3.0),
+      "eval": {"valid_score": {"value": 0.735, "step": 3}}}),
+    ("generic-rgcf-issue2-recbole-epochs-34-36-weekday-year-dated-training-evaluating-valid-result.log", T0, "end",
+     "epoch 36 · …", "measuring",
+     {"step": 36, "total_steps": None, "loss": 26.0578, "step_seconds": 20.78, "data": epoch(36.0),
+      "eval": {"valid_score": {"value": 0.3628, "step": 36}}}),
+    # RecBole's bar of an epoch's batches named by the epoch's number alone (``Train     3: 100%|…| 17446/17446``): that
+    # epoch's batches, a full bar its end and never the run's; the epoch's record after it (``epoch 3 training [time: …,
+    # train loss: 179017.2822]``) gives the loss the bar did not print
+    ("generic-mbht-kdd22-issue9-recbole-train-bars-named-by-epoch-1-3-evaluate-bars-valid-result.log", T0, "end",
+     "epoch 3 · 17446/17446 in the epoch · 6.3k steps/h", "training",
+     {"step": 17446, "loss": 179017.2822, "step_seconds": 1 / 1.77, "data": epoch(3.0), "finished": False,
+      "eval": {"valid_score": {"value": 0.1582, "step": None}}}),
+    ("crash-recbole-issue2057-srgnn-train-bar-epoch-0-then-evaluate-bar-at-0-traceback.log", T0, "end",
+     "epoch 0 · 48/48 in the epoch · crashed", "crashed",
+     {"step": 48, "loss": 337.9507, "step_seconds": 1 / 7.67, "data": epoch(0.0), "finished": False}),
 ]  # fmt: skip
 
 
@@ -2466,6 +2487,12 @@ GENERIC_READ = {
     "generic-lightgbm-issue886-cli-parallel-iterations-17-20-binary-logloss-seconds-elapsed-finished-iteration.log":
         "step, loss, elapsed, eval",
     "generic-caffe-pr2350-glog-tests-every-40-iterations-0-to-80-loss-after-each-test.log": "step, loss, lr, eval",
+    "generic-recbole-issue1533-metarec-epochs-0-3-training-evaluating-valid-result-day-month-minute-dates.log":
+        "step, epoch, loss, step time, eval",
+    "generic-rgcf-issue2-recbole-epochs-34-36-weekday-year-dated-training-evaluating-valid-result.log":
+        "step, epoch, loss, step time, eval",
+    "generic-mbht-kdd22-issue9-recbole-train-bars-named-by-epoch-1-3-evaluate-bars-valid-result.log":
+        "step, epoch, loss, step time, elapsed, ETA, eval",
 }  # fmt: skip
 
 
@@ -2968,3 +2995,9 @@ def test_a_logging_interval_s_time_without_the_steps_it_spans_is_said_as_printed
     data = snap(cold(tmp_path, "generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log"), T0)
     assert "7.759 s per logging interval (as printed; the steps it spans are not in the log)" in data["details"]
     assert "no rate: only a logging interval's time printed, the steps it spans not, for its 1 step line" in data["details"]
+
+
+def test_recbole_s_logger_dates_its_records(tmp_path: Path) -> None:
+    """RecBole's older ``Sat 23 Apr 2022 00:39:47 INFO  ``: the record's time, its year printed."""
+    monitor = cold(tmp_path, "generic-rgcf-issue2-recbole-epochs-34-36-weekday-year-dated-training-evaluating-valid-result.log")
+    assert monitor.last_event_at() == pytest.approx(local(2022, 4, 23, 0, 39, 47))

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...stats.events import (
+    EPOCH_RECORD_LOSS,
     EPOCH_SECONDS,
     FINAL_STEP_LOSS,
     LOGGING_INTERVAL_SECONDS,
@@ -290,6 +291,12 @@ _EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+[
 # An evaluation named as the record's stage after its position, its figures after the colon (icefall's ``Epoch 1,
 # validation: loss=8.6, simple_loss=6.902, …``)
 _EVAL_STAGE = re.compile(r"(?i)[,|]\s*(?:" + "|".join(sorted(EVAL_WORDS)) + r"):\s+(?=[A-Za-z][\w ]{0,40}[=:]\s?-?\d)")
+# An evaluation named as the record's stage right after its counter, a word of its own (RecBole's ``epoch 5 evaluating
+# [time: 0.05s, valid_score: 0.130400]`` after its ``epoch 5 training [time: 0.98s, train loss: 7450.7010]``): that
+# counter's evaluation, its time the evaluation's own, never a training step's.
+_STAGE_AFTER_COUNTER = re.compile(
+    r"(?i)^\W{0,3}(?:epoch|step|iter|iteration|batch)\s?[:#]?\s?\d{1,9}\s+(?:"
+    + "|".join(sorted(EVAL_WORDS | {"testing"})) + r")(?![\w-])")
 # Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
 _ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
 _D2_ITER = re.compile(r"\beta: [\d:]{4,12}\s+iter: \d")  # detectron2's ``eta: 0:14:36  iter: 19 … time: 0.4385``
@@ -324,6 +331,9 @@ _ESTIMATOR_FIGURE = re.compile(rf"([A-Za-z][\w/.-]{{0,120}}) = ({NUM})(?=,|$)")
 _ENV_STEP = re.compile(r"\benv_step=(\d{1,15})\b")
 _PLUS_MINUS = re.compile(rf"\s?±\s?{NUM}")  # a mean's spread after it (``200.000000 ± 0.000000``)
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(?: ?#)?(\d{1,6})\b")  # (``epoch3``; tianshou's ``Epoch #5``)
+# A bar described by its stage and the epoch's number alone: RecBole's ``Train     2: 100%|####| 17446/17446`` (its trainer's
+# ``f"Train {epoch_idx:>5}"``), the bar of that epoch's batches.
+_STAGE_EPOCH_BAR = re.compile(r"\s*Train(?:ing)?\s+(\d{1,6})\s*:?\s*")
 # Lightning's ModelCheckpoint: ``Epoch 0, global step 100: 'val_loss' reached 1.98000 (best 1.98000), saving model to
 # '…' as top 1`` (the monitored figure at that global step, as it names it) or ``… 'val_loss' was not in top 1`` (no figure).
 _LIGHTNING_CHECKPOINT = re.compile(
@@ -1241,7 +1251,7 @@ class GenericParser(StepLines[_Line]):
                 headed = _headed_loss(named_unknown)  # (the textual-inversion bar's ``dataset loss: 0.1425575: 1%|…``)
                 if headed is not None:
                     readings.append(headed)
-            glued = _GLUED_EPOCH.search(head)
+            glued = _GLUED_EPOCH.search(head) or _STAGE_EPOCH_BAR.fullmatch(head)
             if glued is not None and not any(r.field is Field.EPOCH for r in readings):
                 readings.append(Reading(Field.EPOCH, "epoch", float(glued.group(1))))
             # (``Generating train split``, ``Map``: a data set's bar, whose count is no training step)
@@ -1505,7 +1515,8 @@ class GenericParser(StepLines[_Line]):
                 line.before = _Line("tie", at, text=s, named=(Named(Kin.EPOCH_TIME, "epoch time", took[0], "time"),))
             return Kind.FULL, line
         if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])) or (
-                ": " in s and _EVAL_STAGE.search(s[:120])) or (s[:1] == "*" and STARRED_SUMMARY.match(s)):
+                ": " in s and _EVAL_STAGE.search(s[:120])) or (s[:1] == "*" and STARRED_SUMMARY.match(s)) or (
+                not lossy and _STAGE_AFTER_COUNTER.match(s)):
             passing = evaluation_position(s)
             if passing is not None:
                 # an evaluation pass's batches under way (MetricLogger's ``Test:  [ 100/5000]  eta: … model_time: …
@@ -1576,6 +1587,13 @@ class GenericParser(StepLines[_Line]):
                               Reading(Field.STEP, "epoch", header.value, header.total)]
             line.what = "step"
         if line.what == "other":
+            full = self._full_epoch
+            if (lossy and full is not None and full[0].loss is None and not any(r.field is Field.STEP for r in readings)
+                    and (record_epoch := _first(readings, Field.EPOCH)) is not None and record_epoch.value == full[0].epoch):
+                # the epoch's own record after the bar of its batches, which printed no loss (RecBole's ``Train     3:
+                # 100%|####| 17446/17446`` then ``epoch 3 training [time: 9866.71s, train loss: 179017.2822]``): its loss
+                record_loss = _first(readings, Field.LOSS)
+                return Kind.FULL, _Line("epoch_loss", at, [record_loss] if record_loss is not None else [], text=s)
             if self._last is None and not parts and (prose_said := one_figure(text)) is not None:
                 # (the same, its name one the grammar reads: ``Policy loss: 0.12`` on its own, no step beside it)
                 return Kind.FULL, self._prose_line(prose, prose_said, at, s)
@@ -2053,6 +2071,8 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "final_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=FINAL_STEP_LOSS))
             self._ended = self._last  # (train() returned: an evaluation after it is the run's final one)
+        elif line.what == "epoch_loss" and line.readings:
+            events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=EPOCH_RECORD_LOSS))
         elif line.what == "table_end":
             events.append(StageEnd(at=line.at, summary="its table of iterations closed by its bottom rule", said=True))
             self._ended = self._last
@@ -2249,9 +2269,11 @@ class GenericParser(StepLines[_Line]):
                 seen.add(label)
                 self._evals[label] = r.value
                 events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step, closes=line.closes))
-        if evaluated or (own == "test_loss" and own in seen):
+        if evaluated or (own == "test_loss" and own in seen) or not seen:
             # (its scores beside its losses, by their names: vietocr's ``valid loss: 0.729 - acc full seq: 0.8856``;
-            # a test report's beside its plain loss, DeepSpeech's ``Test of Epoch 3 - WER: 0.5, loss: 40.5, …``)
+            # a test report's beside its plain loss, DeepSpeech's ``Test of Epoch 3 - WER: 0.5, loss: 40.5, …``; an
+            # evaluation that prints no loss at all, its scores alone: a Paddle loop's ``[test] batch_id:76,
+            # precision:[0.955], recall:[0.974], f1:[0.964]``)
             for named in beside(line.text, evaluation=True):
                 label = _named_label(named)
                 if named.kin is Kin.EVAL and label not in seen and (evaluated or not _POSITION_NAME.search(label)):

@@ -63,6 +63,11 @@ _MD = re.compile(rf"\[?(\d\d)(-)(\d\d) {_CLOCK}\]?|\[(\d\d)(/)(\d\d) {_CLOCK}(?=
 # whole-second clock may be an elapsed one, tqdm's ``[00:05:12<…``): peeled and dated like the bare one, so the record
 # behind it reads as its own (``Test:  [ 0/79]`` an evaluation's pass, ``Training time 5:47:14`` the run's end).
 _TIME_OF_DAY = re.compile(rf"{_CLOCK}:?(?= )|\[(\d\d):(\d\d):(\d\d)[.,](\d{{3,9}})\](?= )")
+# A date written day first with its month's name, maybe after its weekday and before its year, its time maybe in whole
+# minutes, a level after it: RecBole's logger over its versions (``datefmt="%d %b %H:%M"``: ``23 May 14:00    INFO  ``;
+# ``"%a %d %b %Y %H:%M:%S"``: ``Sat 23 Apr 2022 00:39:03 INFO  ``).
+_DAY_MONTH = re.compile(rf"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )?(\d{{1,2}}) ([A-Z][a-z]{{2}})(?: (\d{{4}}))? "
+                        rf"(\d\d):(\d\d)(?::(\d\d))?(?=\s+{_LEVEL}\b)")
 # absl/glog: level letter, month, day, time, thread id, file:line].
 _GLOG = re.compile(rf"[IWEF](\d\d)(\d\d) {_CLOCK}\s+\d+ [^\]\s]{{1,120}}\] ")
 # sockeye's own record: its time, level, logger and function in one bracket, parted by colons (``[%(asctime)s:%(levelname)s:
@@ -244,6 +249,9 @@ class PrefixReader:
         m = _COLON_DATED.match(line, pos) if line.startswith("[", pos) else None
         if m is not None:
             return self._local(int(m.group(1)), int(m.group(2)), int(m.group(3)), m, 4), m.end()
+        m = _DAY_MONTH.match(line, pos)
+        if m is not None and m.group(2) in MONTHS and 1 <= int(m.group(1)) <= 31:
+            return self._day_month(m), self._fields(line, m.end())
         m = _ISO.match(line, pos) or _ISO_DASHED.match(line, pos)
         if m is not None:
             at = self._iso_time(m)
@@ -374,13 +382,28 @@ class PrefixReader:
         hour, minute, second = (int(m.group(first + i)) for i in range(3))
         return self._times.epoch(year, month, day, hour, minute, second + _fraction(m.group(first + 3)))
 
+    def _day_month(self, m: re.Match[str]) -> float | None:
+        """The time of a date written day first (:data:`_DAY_MONTH`); a year it does not print is the reference's."""
+        if not self._dates:
+            return None
+        day, month = int(m.group(1)), MONTHS[m.group(2)]
+        year = int(m.group(3)) if m.group(3) is not None else self._year_of(month, day)
+        if year is None:
+            return None
+        return self._times.epoch(year, month, day, int(m.group(4)), int(m.group(5)), int(m.group(6) or 0))
+
     def _yearless(self, month: int, day: int, m: re.Match[str], first: int) -> float | None:
+        year = self._year_of(month, day)
+        return None if year is None else self._local(year, month, day, m, first)
+
+    def _year_of(self, month: int, day: int) -> int | None:
+        """The year of a date printed without one: the reference time's, or the year before (None: no reference)."""
         t = self.reference_time
         if t is None:
             return None
         if self._reference is None or self._reference[0] != t:
             self._reference = (t, self._to_date(t))
-        return self._local(year_of(month, day, self._reference[1]), month, day, m, first)
+        return year_of(month, day, self._reference[1])
 
 
 def _fraction(digits: str | None) -> float:

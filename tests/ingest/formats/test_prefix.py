@@ -101,6 +101,11 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     # time, level, logger and function in one bracket parted by colons (datefmt ``%Y-%m-%d:%H:%M:%S``)
     ("[INFO:sockeye.training] ", None, None),
     ("[2024-05-01:12:00:00:INFO:sockeye.training:__call__] ", MAY_1, None),
+    # RecBole's logger, a date day first with its month's name (RUCAIBox/RecBole issue 1533, datefmt ``%d %b %H:%M``: whole
+    # minutes, no year; ChangxinTian/RGCF issue 2, the older ``%a %d %b %Y %H:%M:%S``), two spaces and the level after it
+    ("01 May 12:00    INFO  ", MAY_1, None),
+    ("1 May 12:00    WARNING  ", MAY_1, None),
+    ("Wed 01 May 2024 12:00:00 INFO  ", MAY_1, None),
 ]
 
 
@@ -143,6 +148,8 @@ def test_a_prefix_is_peeled_and_its_time_read(prefix: str, at: float | None, ran
         "2024-05-01_12-00-00.log saved",  # a file named by its stamp
         "2024-05-01 12:00:00%done",
         "    2024-05-01 12:00:00,123 - INFO - a README's code block keeps its copy's dates as text",
+        "12 May 12:00 loss 2.3",  # a day and a month's name with no level after: no logger's date
+        "32 May 12:00    INFO  no such day",
     ],
 )
 def test_a_line_without_a_prefix_is_left_alone(line: str) -> None:
