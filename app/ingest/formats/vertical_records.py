@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 
-from .fields import MEAN_SECONDS_NOTE, RATE_PART, TOTAL_PART, number
+from .fields import LOSS_PART, MEAN_SECONDS_NOTE, RATE_PART, TOTAL_PART, number
 from .grammar import seconds
 
 # One figure a line: stable-baselines3's logger table (``|    ep_len_mean          | 200         |``, a group's own
@@ -257,6 +257,22 @@ class VerticalRecord:
         names = [name for name, _ in pairs]
         if not _EPOCH_LOGGER_SIGN.isdisjoint(names):
             names = [_EPOCH_LOGGER.get(name, name) for name in names]
+        env = {name.rpartition("/")[2].lower(): number(value) for name, value in pairs}
+        reward = next((env[name] for name in _EPISODE_REWARD if name in env), None)
+        timesteps = env.get("total_timesteps")
+        if timesteps is not None and any(_ITERATIONS.search(name) for name in names):
+            # Stable-Baselines' table: ``learn(total_timesteps=…)`` measures the run in the environment's timesteps,
+            # so ``total_timesteps`` is its position and ``fps`` (timesteps a second) its rate; its count of updates
+            # (``n_updates``, ``iterations``) is no step, and its ``time_elapsed`` over that count no step's time.
+            both = "loss" not in env and "policy_loss" in env and "value_loss" in env
+            loss_parts = tuple((LOSS_PART + leaf.removesuffix("_loss"), env[leaf])
+                               for leaf in ("policy_loss", "value_loss") if both)
+            names = [_sb_name(name, both) for name in names]
+            self.figures = tuple((label, value) for label, value in (
+                *loss_parts, (RATE_PART + "fps", env.get("fps")), ("reward", reward))
+                if value is not None and math.isfinite(value))
+            self.mean_seconds = None
+            return " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True) if name)
         if any(_ITERATIONS.search(name) for name in names):
             # A record logged once an iteration (an RL trainer's): its running count of iterations is its position,
             # and its ``steps`` are the environment's (``Total steps: 512``, ``Steps per second: 1581``), not the run's.
@@ -265,10 +281,8 @@ class VerticalRecord:
         record = " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True))
         # (an RL table's environment timesteps so far, frames a second and mean episode reward, as printed:
         # stable-baselines' ``total_timesteps``, ``fps``, ``ep_rew_mean`` (v2: ``ep_rewmean``; nan before an episode ends))
-        env = {name.rpartition("/")[2].lower(): number(value) for name, value in pairs}
-        reward = next((env[name] for name in _EPISODE_REWARD if name in env), None)
         self.figures = tuple((label, value) for label, value in (
-            (TOTAL_PART + "timesteps", env.get("total_timesteps")), (RATE_PART + "fps", env.get("fps")),
+            (TOTAL_PART + "timesteps", timesteps), (RATE_PART + "fps", env.get("fps")),
             ("reward", reward)) if value is not None and math.isfinite(value))
         parts = {name.lower(): seconds(value.removesuffix("s"), "s") if value.endswith("s") else None
                  for name, value in pairs if name.lower() in _ITERATION_PARTS}
@@ -280,6 +294,21 @@ class VerticalRecord:
             record += f" | iteration time: {mean:.6g}s"
             self.mean_seconds = MEAN_SECONDS_NOTE
         return record
+
+
+def _sb_name(name: str, parts: bool) -> str:
+    """A Stable-Baselines table's figure under the name the generic grammar reads it by: ``total_timesteps`` the step,
+    ``fps`` the steps a second; its count of updates and its other counts of steps none (""), and none for the policy's
+    and the value function's losses where they are the loss's ``parts`` (v2's ``policy_loss`` and ``value_loss``, no
+    ``loss`` of the whole beside them: PPO minimises their weighted sum, neither is the loss)."""
+    leaf = name.rpartition("/")[2].lower()
+    if leaf == "total_timesteps":
+        return "step"
+    if leaf == "fps":
+        return "it/s"
+    if _ITERATIONS.search(name) or "timesteps" in leaf or (parts and leaf in ("policy_loss", "value_loss")):
+        return ""
+    return name
 
 
 def _line_figures(text: str) -> list[tuple[str, str]] | None:
