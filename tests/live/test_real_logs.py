@@ -1904,6 +1904,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 4451, "total_steps": 4451, "loss": 0.0266, "step_seconds": 0.000742, "finished": True, "stalled": False,
       "eval": {"val_loss": {"value": 0.0265, "step": None}, "val_accuracy": {"value": 0.9983, "step": None},
                "test_loss": {"value": 0.0267, "step": None}, "test_accuracy": {"value": 0.9983, "step": None}}}),
+    # skorch's PrintLog table, a row an epoch under its header: ``dur`` the epoch's time in seconds (0.0594 s), never a
+    # validation figure
+    ("generic-skorch-docs-history-printlog-table-epochs-1-to-4-dur.log", T0, "end", "epoch 4 · …", "measuring",
+     {"step": 4, "total_steps": None, "loss": 0.6763, "step_seconds": 0.0594, "data": epoch(4.0),
+      "eval": {"val_loss": {"value": 0.6674, "step": 4}, "valid_acc": {"value": 0.585, "step": 4}}}),
+    # the same table with its ``cp`` column of marks (``+`` or blank: no figure), stopped early after epoch 12
+    ("generic-skorch-cnn-sentence-blog-printlog-cp-column-epochs-1-to-12-early-stopping.log", T0, "end",
+     "done · epoch 12", "done",
+     {"step": 12, "total_steps": None, "loss": 0.0476, "step_seconds": 2.2083, "data": epoch(12.0),
+      "eval": {"val_loss": {"value": 0.4769, "step": 12}, "valid_acc": {"value": 0.8266, "step": 12}}}),
 ]  # fmt: skip
 
 
@@ -2446,6 +2456,9 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, eval",
     "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log":
         "step, total, epoch, loss, step time, eval",
+    "generic-skorch-docs-history-printlog-table-epochs-1-to-4-dur.log": "step, epoch, loss, step time, eval",
+    "generic-skorch-cnn-sentence-blog-printlog-cp-column-epochs-1-to-12-early-stopping.log":
+        "step, epoch, loss, step time, eval",
 }  # fmt: skip
 
 
