@@ -1757,7 +1757,7 @@ class GenericParser(StepLines[_Line]):
                     values[0] = str(int(values[0]) + 1)
                 # A row an epoch (fastai's ``epoch  train_loss  valid_loss  accuracy  time``): its ``time`` is that
                 # epoch's, the step's; skorch's ``dur`` (``epoch  train_loss  valid_acc  valid_loss  dur``) is too, in
-                # seconds printed without their unit (skorch's PrintLog: the epoch's ``time.time()`` difference).
+                # seconds printed without their unit (skorch's PrintLog: the epoch's wall-clock difference).
                 names = [("step time" if name.lower() in ("time", "dur") and by_epoch else name) for name in columns]
                 for k, name in enumerate(columns):
                     if name.lower() == "dur" and by_epoch and number(values[k]) is not None:
