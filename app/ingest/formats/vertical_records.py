@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 
-from .fields import LOSS_PART, MEAN_SECONDS_NOTE, RATE_PART, TOTAL_PART, number
+from .fields import FPS_SECONDS_NOTE, LOSS_PART, MEAN_SECONDS_NOTE, RATE_PART, TOTAL_PART, number
 from .grammar import seconds
 
 # One figure a line: stable-baselines3's logger table (``|    ep_len_mean          | 200         |``, a group's own
@@ -271,8 +271,10 @@ class VerticalRecord:
             self.figures = tuple((label, value) for label, value in (
                 *loss_parts, (RATE_PART + "fps", env.get("fps")), ("reward", reward))
                 if value is not None and math.isfinite(value))
-            self.mean_seconds = None
-            return " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True) if name)
+            record = " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True) if name)
+            fps = env.get("fps")
+            self.mean_seconds = FPS_SECONDS_NOTE if fps is not None and fps > 0 else None
+            return record + (f" | step time: {1 / fps:.12g}s" if fps is not None and fps > 0 else "")
         if any(_ITERATIONS.search(name) for name in names):
             # A record logged once an iteration (an RL trainer's): its running count of iterations is its position,
             # and its ``steps`` are the environment's (``Total steps: 512``, ``Steps per second: 1581``), not the run's.
@@ -297,16 +299,14 @@ class VerticalRecord:
 
 
 def _sb_name(name: str, parts: bool) -> str:
-    """A Stable-Baselines table's figure under the name the generic grammar reads it by: ``total_timesteps`` the step,
-    ``fps`` the steps a second; its count of updates and its other counts of steps none (""), and none for the policy's
-    and the value function's losses where they are the loss's ``parts`` (v2's ``policy_loss`` and ``value_loss``, no
-    ``loss`` of the whole beside them: PPO minimises their weighted sum, neither is the loss)."""
+    """A Stable-Baselines table's figure under the name the generic grammar reads it by: ``total_timesteps`` the step;
+    ``fps`` (one over it the step's time, said apart), its count of updates and its other counts of steps none (""); none
+    for the policy's and the value function's losses where they are the loss's ``parts`` (v2's ``policy_loss`` and
+    ``value_loss``, no ``loss`` of the whole beside them: PPO minimises their weighted sum, neither is the loss)."""
     leaf = name.rpartition("/")[2].lower()
     if leaf == "total_timesteps":
         return "step"
-    if leaf == "fps":
-        return "it/s"
-    if _ITERATIONS.search(name) or "timesteps" in leaf or (parts and leaf in ("policy_loss", "value_loss")):
+    if _ITERATIONS.search(name) or "timesteps" in leaf or leaf == "fps" or (parts and leaf in ("policy_loss", "value_loss")):
         return ""
     return name
 
