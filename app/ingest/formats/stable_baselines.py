@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from ...stats.events import EvalResult, Event, StepFigures, TrainStep
-from .fields import FPS_SECONDS_NOTE, LOSS_PART, MEAN_SECONDS_NOTE, Kind, finite, number
+from .fields import FPS_SECONDS_NOTE, LOSS_PART, MEAN_SECONDS_NOTE, Kind, finite, logger_table_read, number
 from .pipeline import Emit, EmitLines, not_again
 from .prefix import LineTimes
 
@@ -92,6 +92,8 @@ class StableBaselinesParser(EmitLines):
         rows = self._rows
         if not rows or len(rows) <= self._released_rows:
             return
+        if not logger_table_read({name.rpartition("/")[2] for name in rows}):
+            return  # (its position or its loss's other part still to come)
         given = self._events(rows)
         if given:
             fresh = given if self._released is None else not_again(given, self._released)

@@ -12,7 +12,15 @@ from __future__ import annotations
 import math
 import re
 
-from .fields import FPS_SECONDS_NOTE, LOSS_PART, MEAN_SECONDS_NOTE, RATE_PART, TOTAL_PART, number
+from .fields import (
+    FPS_SECONDS_NOTE,
+    LOSS_PART,
+    MEAN_SECONDS_NOTE,
+    RATE_PART,
+    TOTAL_PART,
+    logger_table_read,
+    number,
+)
 from .grammar import seconds
 
 # One figure a line: stable-baselines3's logger table (``|    ep_len_mean          | 200         |``, a group's own
@@ -56,6 +64,8 @@ _POSITION_WORD = re.compile(r"(?i)(?:epoch|iter|iteration|step|batch|episode|upd
 
 _VERTICAL_RULE = re.compile(r"^\s*(?:-{5,}|#{5,}|={5,})\s*$")
 _ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$|^n_?updates$")  # (stable-baselines v2: ``nupdates``)
+# A Stable-Baselines table's counts of updates (never rsl_rl's ``Learning iteration`` title).
+_UPDATES = re.compile(r"(?i)(?:^|/)(?:iterations|n_?updates)$")
 _ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
 _VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|n_?updates|updates)\b")
 
@@ -221,6 +231,9 @@ class VerticalRecord:
             return None
         if pairs is None or len(pairs) <= self.released:
             return None  # (nothing read since the last batch's end)
+        if any(_UPDATES.search(name) for name, _ in pairs) and not logger_table_read(
+                {name.rpartition("/")[2].lower() for name, _ in pairs}):
+            return None  # (a Stable-Baselines table whose position or loss's other part is still to come)
         # (a copy of the block's state, read as its record, then put back: the block goes on)
         group, testing, counter = self.group, self.testing, self.counter
         record = self._counted() if counter is not None else self._record()

@@ -99,3 +99,14 @@ def test_a_stable_baselines_table_is_at_its_timesteps_its_rate_fps() -> None:
     assert (got.step, got.total_steps, got.loss, got.step_seconds) == (32000, None, None, pytest.approx(1 / 640))
     assert got.figures == (("loss/policy", -0.0125), ("loss/value", 90.5), ("rate/fps", 640.0))
     assert figure_lines(dict(got.figures)) == ["Losses policy -0.0125 · value 90.5", "Rates fps 640"]
+
+
+@pytest.mark.parametrize("cut", range(1, len(SB2)))
+def test_a_stable_baselines_table_a_read_ends_inside_is_the_one_record_once_whole(cut: int) -> None:
+    # a live read may end anywhere inside the table: before its ``total_timesteps`` or its ``value_loss`` row it is no
+    # record yet (its position or its loss's other part is still to come); whole, it is the one read's record
+    parser = GenericParser()
+    got = [e for e in [*parser.feed(SB2[:cut]), *parser.feed(SB2[cut:])] if isinstance(e, TrainStep)]
+    assert [(s.step, s.loss, s.figures) for s in got][-1:] == [
+        (32000, None, (("loss/policy", -0.0125), ("loss/value", 90.5), ("rate/fps", 640.0)))]
+    assert all(s.step == 32000 and s.loss is None for s in got)
