@@ -711,6 +711,8 @@ REAL_FORMATS = {
     "generic-rgcf-issue2-recbole-epochs-34-36-weekday-year-dated-training-evaluating-valid-result.log": "generic",
     "generic-mbht-kdd22-issue9-recbole-train-bars-named-by-epoch-1-3-evaluate-bars-valid-result.log": "generic",
     "crash-recbole-issue2057-srgnn-train-bar-epoch-0-then-evaluate-bar-at-0-traceback.log": "generic",
+    "generic-skorch-docs-history-printlog-table-epochs-1-to-4-dur.log": "generic",
+    "generic-skorch-cnn-sentence-blog-printlog-cp-column-epochs-1-to-12-early-stopping.log": "generic",
 }
 
 

@@ -192,14 +192,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "steps_per_hour": pytest.approx(3 * 3600 / (98.6769 + 100.0682 + 100.7050), rel=0.01)}),
     # stable-baselines v2's table, each line led by a space: ``nupdates`` its position, ``policy_loss`` the loss, the
     # ``nan`` reward mean (no episode finished) no divergence; one table is a log read
-    # (``time_elapsed 656`` over ``nupdates 782``, both from the start of ``learn()``: 0.8389 s an update; v2's fps
-    # 142 is its last update's alone)
-    ("stable-baselines-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log", T0, T0, "step 782 · …",
-     "measuring", {"step": 782, "total_steps": None, "loss": -0.011813248, "step_seconds": 656 / 782}),
-    # stable-baselines3's one table: ``time_elapsed 136`` at ``iterations 7``: 19.43 s an iteration (3584 timesteps
-    # / fps 26 = 137.8 s is outside that whole second: the truncated fps is the coarser clock here)
-    ("stable-baselines-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log", T0, T0, "step 7 · …",
-     "measuring", {"step": 7, "total_steps": None, "loss": 20.1, "lr": 0.0002, "step_seconds": 136 / 7}),
+    # (``learn()`` counts timesteps: ``total_timesteps 100096`` the position, ``nupdates 782`` none; fps 142 the rate,
+    # 1 / 142 s a timestep; the policy's and the value function's losses, no whole loss, its two parts: no loss shown)
+    ("stable-baselines-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log", T0, T0,
+     "step 100096 · …", "measuring",
+     {"step": 100096, "total_steps": None, "loss": None, "step_seconds": 1 / 142,
+      "figures": {"loss/policy": -0.011813248, "loss/value": 0.4478733, "rate/fps": 142.0}}),
+    # stable-baselines3's one table: ``total_timesteps 3584`` at ``iterations 7``, fps 26: 1 / 26 s a timestep
+    ("stable-baselines-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log", T0, T0,
+     "step 3584 · …", "measuring", {"step": 3584, "total_steps": None, "loss": 20.1, "lr": 0.0002, "step_seconds": 1 / 26}),
     # TRL PPOTrainer's dicts: ``lr``, ``loss/policy_avg`` (PPO's loss), ``episode`` counting episodes, the epoch the position
     ("hf-trl-ppo-hongbomiao-pr37684-dicts-episode-epoch-no-step.log", T0, T0, "epoch 0.76 · loss -0.00128", "measuring",
      {"loss": -0.0012848246842622757, "lr": 3.3333333333333333e-06, "step_seconds": None}),
@@ -235,9 +236,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("hf-sentence-transformers-pr2449-v3-loss-dicts-epoch-0.38-then-eval-dict.log", T0, T0, "epoch 0.44 · loss 1.51",
      "measuring", {"step": None, "logged_records": 10, "loss": 1.5126, "lr": 1.2459016393442624e-05,
                    "step_seconds": None, "finished": False}),
-    # stable-baselines3's logger table: ``time/iterations 18`` its position, ``train/loss`` 0.482; no total
-    ("stable-baselines-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0, "step 18 · …",
-     "measuring", {"step": 18, "total_steps": None, "loss": 0.482, "step_seconds": 73728 / 8507 / 18}),
+    # stable-baselines3's logger table: ``time/total_timesteps 73728`` its position (``iterations 18`` none),
+    # ``train/loss`` 0.482; fps 8507: 1 / 8507 s a timestep; no total
+    ("stable-baselines-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0,
+     "step 73728 · …", "measuring", {"step": 73728, "total_steps": None, "loss": 0.482, "step_seconds": 1 / 8507}),
     # RLlib's bare result blocks: iteration 6 whole (its learner's total_loss, time_this_iter_s as printed), dated by
     # the results' own ``timestamp``; iteration 7's block begun without its iteration: no step
     ("rllib-ray-issue3908-ppo-bare-results-iteration-5-tail-then-6-then-7-begun.log", T0, "end", "step 6 · …",
@@ -279,9 +281,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # + 4.35 + 4.36 + 4.40 = 37.79 s: under the warm-up's 3 min, no rate yet
     ("tinygrad-pr13803-mlperf-llama-steps-1-to-10-s-run-loss-lr-gb-used.log", T0, T0, "step 10 · …", "measuring",
      {"step": 10, "loss": 11.875, "step_seconds": 4.40, "steps_per_hour": None}),
-    # SB3 PPO tables: iteration 4, 139 s over 4 iterations
-    ("stable-baselines-zeshiwu-capstone-sb3-ppo-breakout-iterations-1-to-4.log", T0, T0, "step 4 · …", "measuring",
-     {"step": 4, "loss": -0.102, "lr": 0.0003, "step_seconds": 139 / 4}),
+    # SB3 PPO tables: iteration 4 at 8192 timesteps, fps 58: 1 / 58 s a timestep
+    ("stable-baselines-zeshiwu-capstone-sb3-ppo-breakout-iterations-1-to-4.log", T0, T0, "step 8192 · …", "measuring",
+     {"step": 8192, "loss": -0.102, "lr": 0.0003, "step_seconds": 1 / 58}),
     # Chainer's PrintReport: iteration 300's row (its clock cut off), epoch 0 of the progress bar's 100
     ("chainer-espnet-pr1138-asr-train-printreport-iterations-100-to-300-progressbar-escapes.log", T0, "end", "step 300 · …",
      "measuring", {"step": 300, "loss": 585.188, "data": epoch(0.0)}),
@@ -1058,9 +1060,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"loss": 0.761, "step_seconds": 481 / 1562, "eval": {"val_loss": {"value": 0.645, "step": None},
                                                          "val_acc": {"value": 0.7818, "step": None}},
       "finished": False}),
-    # one stable-baselines 2 table: nupdates 77746, time_elapsed 4.58e+04 s over them (0.589 s each, worked out)
-    ("stable-baselines-sb2-stable-baselines-issue339-ppo2-table-nupdates-77746.log", T0, "end", "step 77746 · …", "measuring",
-     {"step": 77746, "total_steps": None, "step_seconds": 45800 / 77746, "finished": False}),
+    # one stable-baselines 2 table: total_timesteps 1166190 its position (nupdates 77746 none), fps 49 its rate
+    ("stable-baselines-sb2-stable-baselines-issue339-ppo2-table-nupdates-77746.log", T0, "end", "step 1166190 · …",
+     "measuring", {"step": 1166190, "total_steps": None, "step_seconds": 1 / 49, "finished": False}),
     # loss and eval dicts (steps 2 and 4, none printed), then the bar cut after its total: step 4 of 388
     ("hf-alpaca-lora-issue268-dicts-then-cut-bar-4-of-388.log", T0, "end", "step 4/388 · …", "measuring",
      {"step": 4, "total_steps": 388, "loss": 2.2272, "steps_per_hour": None,
@@ -1082,9 +1084,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # one TRL GRPO dict: epoch 0.33, loss 0.0, num_tokens 1751675 (a figure, no rate)
     ("hf-trl-issue3857-grpo-dict-num-tokens.log", T0, "end", "epoch 0.33 · loss 0", "measuring",
      {"step": None, "loss": 0.0, "tokens_per_hour": None, "finished": False}),
-    # SB3 tables, iterations 19529-19532 (time_elapsed 5936 s over 19532 iterations: 0.304 s each, worked out)
-    ("stable-baselines-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log", T0, "end", "step 19532 · …", "measuring",
-     {"step": 19532, "total_steps": None, "finished": False}),
+    # SB3 tables, iterations 19529-19532: the last at 20000768 timesteps, fps 3369
+    ("stable-baselines-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log", T0, "end", "step 20000768 · …",
+     "measuring", {"step": 20000768, "total_steps": None, "step_seconds": 1 / 3369, "finished": False}),
     # what a paste added around the line (a backtick, caret-notation escapes), read past by every row (by hand:
     # ``completed step: 9, seconds: 1.341, …, loss: 0.000``; ``step:5 - …`` with its gsm8k 0.171, no step time kept)
     ("generic-maxtext-pr761-prose-example-line-backticked-completed-step-9-tokens-per-s-per-device-loss-0.log", T0, T0,
@@ -1941,6 +1943,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-recbole-issue2057-srgnn-train-bar-epoch-0-then-evaluate-bar-at-0-traceback.log", T0, "end",
      "epoch 0 · 48/48 in the epoch · crashed", "crashed",
      {"step": 48, "loss": 337.9507, "step_seconds": 1 / 7.67, "data": epoch(0.0), "finished": False}),
+    # skorch's PrintLog table, a row an epoch under its header: ``dur`` the epoch's time in seconds (0.0594 s), never a
+    # validation figure
+    ("generic-skorch-docs-history-printlog-table-epochs-1-to-4-dur.log", T0, "end", "epoch 4 · …", "measuring",
+     {"step": 4, "total_steps": None, "loss": 0.6763, "step_seconds": 0.0594, "data": epoch(4.0),
+      "eval": {"val_loss": {"value": 0.6674, "step": 4}, "valid_acc": {"value": 0.585, "step": 4}}}),
+    # the same table with its ``cp`` column of marks (``+`` or blank: no figure), stopped early after epoch 12
+    ("generic-skorch-cnn-sentence-blog-printlog-cp-column-epochs-1-to-12-early-stopping.log", T0, "end",
+     "done · epoch 12", "done",
+     {"step": 12, "total_steps": None, "loss": 0.0476, "step_seconds": 2.2083, "data": epoch(12.0),
+      "eval": {"val_loss": {"value": 0.4769, "step": 12}, "valid_acc": {"value": 0.8266, "step": 12}}}),
 ]  # fmt: skip
 
 
@@ -2493,6 +2505,9 @@ GENERIC_READ = {
         "step, epoch, loss, step time, eval",
     "generic-mbht-kdd22-issue9-recbole-train-bars-named-by-epoch-1-3-evaluate-bars-valid-result.log":
         "step, epoch, loss, step time, elapsed, ETA, eval",
+    "generic-skorch-docs-history-printlog-table-epochs-1-to-4-dur.log": "step, epoch, loss, step time, eval",
+    "generic-skorch-cnn-sentence-blog-printlog-cp-column-epochs-1-to-12-early-stopping.log":
+        "step, epoch, loss, step time, eval",
 }  # fmt: skip
 
 
@@ -2895,24 +2910,25 @@ def _sb3_table(fps: int, elapsed: int, timesteps: int, iterations: int) -> list[
             "|    loss                 | 0.5         |", "-" * 41]
 
 
-@pytest.mark.parametrize(("lines", "seconds"), [
-    # 20480 timesteps / fps 409 = 50.07 s, inside the printed whole second 50: the finer clock, 5.007 s an iteration
-    (_sb3_table(409, 50, 20480, 10), 20480 / 409 / 10),
-    # a resumed run (timesteps counted before this learn()): 20480 / 400 = 51.2 s is not inside 50 s: 50 / 10
-    (_sb3_table(400, 50, 20480, 10), 5.0),
-    # v2: its fps is the last update's alone, never used: 250 s / 100 updates
+@pytest.mark.parametrize(("lines", "step", "seconds"), [
+    # learn() counts timesteps: 20480 the position, fps 409 their rate (1 / 409 s a timestep), iterations none
+    (_sb3_table(409, 50, 20480, 10), 20480, 1 / 409),
+    (_sb3_table(400, 50, 20480, 10), 20480, 1 / 400),
+    # v2: 1000000 timesteps, its fps 4000 (the last update's) the rate; its 100 updates none
     ([" " + "-" * 30, " | fps           | 4000 |", " | nupdates      | 100  |", " | policy_loss   | 0.01 |",
-      " | time_elapsed  | 250  |", " | total_timesteps | 1000000 |", " " + "-" * 30], 2.5),
+      " | time_elapsed  | 250  |", " | total_timesteps | 1000000 |", " " + "-" * 30], 1000000, 1 / 4000),
 ])  # fmt: skip
-def test_a_stable_baselines_table_s_elapsed_clock_over_its_iterations_is_its_step_time(
-    tmp_path: Path, lines: list[str], seconds: float
+def test_a_stable_baselines_table_s_timesteps_are_its_step_and_fps_its_rate(
+    tmp_path: Path, lines: list[str], step: int, seconds: float
 ) -> None:
     log = tmp_path / "train.log"
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     os.utime(log, (T0, T0))
     monitor = Monitor(log, clock=lambda: T0)
     monitor.backlog(read_backwards(log))
-    assert snap(monitor, T0)["training"]["step_seconds"] == pytest.approx(seconds, rel=1e-4)
+    training = snap(monitor, T0)["training"]
+    assert training["step"] == step
+    assert training["step_seconds"] == pytest.approx(seconds, rel=1e-4)
 
 
 def test_a_composed_pipe_record_s_last_unnamed_clock_is_the_elapsed_time(tmp_path: Path) -> None:

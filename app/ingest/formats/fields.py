@@ -27,6 +27,17 @@ MAX_LINE_CHARS = 16_384
 # How a logger table's step time is worked out (stable-baselines' ``time_elapsed`` over its iterations): it prints
 # no iteration's own time.
 MEAN_SECONDS_NOTE = "the run's time over its iterations, as it prints both"
+# … and where its position is its timesteps: one over the timesteps a second it prints (``fps``).
+FPS_SECONDS_NOTE = "1 / the fps it prints"
+
+
+def logger_table_read(leaves: set[str]) -> bool:
+    """Whether a Stable-Baselines table read in part (a batch ended inside it) holds what its record needs: its position,
+    ``total_timesteps`` (printed after its counts of updates), and where its policy's loss is printed with no whole
+    ``loss``, its value function's too (v2 prints it last): the loss's other part. Until then it is no record yet."""
+    if "total_timesteps" not in leaves:
+        return False
+    return "loss" in leaves or "policy_loss" not in leaves or "value_loss" in leaves
 # A rate named by its path (dreamerv3's ``fps/train``) is kept as a figure so named (``rate/fps/train``).
 RATE_PART = "rate/"
 # A count the run prints of what it has done so far, under its name (stable-baselines' ``total/timesteps``).

@@ -44,6 +44,7 @@ from ...stats.events import (
     TrainStep,
 )
 from .banner import planned_run, table_header
+from .box_rows import BoxRows
 from .bracketed_epochs import batch_record, epoch_record, is_bracketed, round_batch, round_end, speed_named
 from .classes import (
     Kin,
@@ -172,6 +173,7 @@ _PLAIN_BAR = re.compile(r"^(?:\d{1,3}% )?[━─╸╺]{1,200} (\d{1,12})/(\d{1,
 _DASH_RULE = re.compile(r"-{1,40}(?: {1,8}-{1,40}){2,63}")
 _DASHED_VALUE = re.compile(r"-?\d{1,12}(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _SPACED_NAME = re.compile(r"[A-Za-z][\w()-]{0,30}")
+_MARKS = frozenset({"+", "*"})  # a table's cell that marks its row (skorch's ``+``: a checkpoint saved at that epoch)
 _SPACED_POSITION = re.compile(r"\d{1,9}(?:/\d{1,9})?")
 _SPLIT_PREFIX = re.compile(r"(?i)(?:valid|val|test|train|eval)[_ ]")
 _SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|\d{1,3}:\d\d(?::\d\d)?|nan|inf|#na#")
@@ -539,6 +541,7 @@ class GenericParser(StepLines[_Line]):
         self._begun_lr: float | None = None  # the learning rate the first epoch began with, before any step: the first's
         self._slashed: list[str] | None = None  # a ruled step's record: its step, then its lines so far
         self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
+        self._spaced_marks: frozenset[str] = frozenset()  # … its columns of marks (skorch's ``cp``), no figure's
         self._spaced_first = False  # … no row read under that header yet
         self._spaced_from_zero = False  # … its epoch column counts from 0 (its first row was 0)
         self._row_parts: tuple[tuple[str, float], ...] = ()  # the loss parts of the last such row read
@@ -550,6 +553,7 @@ class GenericParser(StepLines[_Line]):
         self._validating: tuple[int, int] | None = None  # Lightning's validation bar under way: (its total, its count)
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
         self._box: list[str] = []  # the cells of a box-drawn table's rows since its last border
+        self._box_rows = BoxRows()  # a box-drawn table a row a record, and its header (box_rows.py)
         self._split_columns: list[str] = []  # a box-drawn table of figures by data split: its header's names
         # A step came from a block of one figure a line (a logger's table), or from a record that went on to a second
         # line (TFLearn's): no sentence reads so, one is a log's
@@ -676,6 +680,16 @@ class GenericParser(StepLines[_Line]):
             # up to the next border, are one record whose cells the ``|`` separators part.
             if head in _BOX_ROW:
                 cells = [c.strip() for c in _BOX_CELL.split(text) if c.strip()]
+                drawn = self._box_rows.row(cells) if not self._box else None
+                if drawn is not None:
+                    # a table drawn a row a record (neupy's ``│ 3.5858e+06 │ 0.042621 │ … │ 23 ms │``): box_rows.py
+                    drawn_record, unnamed = drawn
+                    if not drawn_record:
+                        return Kind.OTHER, None
+                    kind, line = self._classify_record(drawn_record, False)
+                    if line is not None and line.what == "step" and unnamed:
+                        line.parts = (*line.parts, *unnamed)
+                    return kind, line
                 self._box.extend(cells[:_BOX_CELLS])
                 return Kind.OTHER, None
             cells, self._box = self._box, []
@@ -1751,6 +1765,14 @@ class GenericParser(StepLines[_Line]):
         the header repeats)."""
         cells = s.split()
         columns = self._spaced_columns
+        if columns and len(cells) == len(columns) and _SPACED_POSITION.fullmatch(cells[0]):
+            # A column of marks (skorch's ``cp``: ``+`` where the epoch saved a checkpoint, blank where it did not):
+            # no figure, and its blank leaves a row a cell short; the column is known by its mark, then read past
+            self._spaced_marks |= {columns[k] for k, cell in enumerate(cells) if k and cell in _MARKS}
+        if self._spaced_marks and columns:
+            columns = [name for name in columns if name not in self._spaced_marks]
+            cells = [cell for cell in cells if cell not in _MARKS]
+            s = " ".join(cells)
         if columns and len(cells) < len(columns):
             columns = cut_row_columns(columns, cells) or columns  # (a YOLO row cut at the terminal's width: yolo_rows.py)
         if columns and len(cells) >= len(columns) and _SPACED_POSITION.fullmatch(cells[0]):
@@ -1770,8 +1792,12 @@ class GenericParser(StepLines[_Line]):
                 if self._spaced_from_zero and values[0].isdigit():
                     values[0] = str(int(values[0]) + 1)
                 # A row an epoch (fastai's ``epoch  train_loss  valid_loss  accuracy  time``): its ``time`` is that
-                # epoch's, the step's.
-                names = [("step time" if name.lower() == "time" and by_epoch else name) for name in columns]
+                # epoch's, the step's; skorch's ``dur`` (``epoch  train_loss  valid_acc  valid_loss  dur``) is too, in
+                # seconds printed without their unit (skorch's PrintLog: the epoch's wall-clock difference).
+                names = [("step time" if name.lower() in ("time", "dur") and by_epoch else name) for name in columns]
+                for k, name in enumerate(columns):
+                    if name.lower() == "dur" and by_epoch and number(values[k]) is not None:
+                        values[k] += "s"
                 lowered = [name.lower() for name in names]
                 if "valid_loss" in lowered:
                     # (the metrics after the validation loss are the validation's: fastai computes them on the
@@ -1801,7 +1827,7 @@ class GenericParser(StepLines[_Line]):
         if 3 <= len(cells) <= _TABLE_COLUMNS and ("  " in s or "\t" in s) and all(_SPACED_NAME.fullmatch(c) for c in cells):
             known = [lookup(normalise(c))[0] for c in cells]
             if known[0] in (Field.STEP, Field.EPOCH) and (len(cells) >= 4 or any("loss" in c.lower() for c in cells)):
-                self._spaced_columns, self._spaced_first = cells, True
+                self._spaced_columns, self._spaced_first, self._spaced_marks = cells, True, frozenset()
                 return None
         # (A line between the header and its row, such as YOLO's validation ``all  787  2054 …`` printed on another
         # stream, keeps the table: only another position header replaces it.)

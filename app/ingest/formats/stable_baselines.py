@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from ...stats.events import EvalResult, Event, StepFigures, TrainStep
-from .fields import MEAN_SECONDS_NOTE, Kind, finite, number
+from .fields import FPS_SECONDS_NOTE, LOSS_PART, MEAN_SECONDS_NOTE, Kind, finite, logger_table_read, number
 from .pipeline import Emit, EmitLines, not_again
 from .prefix import LineTimes
 
@@ -92,6 +92,8 @@ class StableBaselinesParser(EmitLines):
         rows = self._rows
         if not rows or len(rows) <= self._released_rows:
             return
+        if not logger_table_read({name.rpartition("/")[2] for name in rows}):
+            return  # (its position or its loss's other part still to come)
         given = self._events(rows)
         if given:
             fresh = given if self._released is None else not_again(given, self._released)
@@ -111,28 +113,45 @@ class StableBaselinesParser(EmitLines):
     def _events(self, rows: dict[str, str]) -> list[Event]:
         """A table's events, by its figures."""
         figures = {name: number(value) for name, value in rows.items()}
+        timesteps = figures.get("time/total_timesteps", figures.get("total_timesteps"))
+        at_timesteps = timesteps is not None and timesteps == int(timesteps) and timesteps >= 0
         loss = finite(figures.get("train/loss"))
-        if loss is None:
-            loss = finite(figures.get("train/policy_loss", figures.get("policy_loss")))
+        policy, value = (finite(figures.get(f"train/{name}", figures.get(name))) for name in ("policy_loss", "value_loss"))
+        # v2's policy's and value function's losses with no whole loss beside them: PPO minimises their weighted sum,
+        # neither is the loss; both shown as its parts
+        parts = ((LOSS_PART + "policy", policy), (LOSS_PART + "value", value)) if (
+            loss is None and policy is not None and value is not None) else ()
+        if loss is None and not parts:
+            loss = policy
         lr = finite(figures.get("train/learning_rate"))
         if any(name.startswith("eval/") for name in rows):
-            # EvalCallback's table: the evaluation at the latest step, and the update's figures recorded since
-            events: list[Event] = [EvalResult(at=None, name=name, value=finite(figures.get(f"eval/{name}")),
-                                              step=self._last_step)
+            # EvalCallback's table: the evaluation at the timesteps it prints (else the latest step's), and the update's
+            # figures recorded since
+            at = int(timesteps) if at_timesteps and timesteps is not None else self._last_step
+            events: list[Event] = [EvalResult(at=None, name=name, value=finite(figures.get(f"eval/{name}")), step=at)
                                    for name in _EVAL_FIGURES if f"eval/{name}" in rows]
             if loss is not None or lr is not None:
                 events.append(StepFigures(at=None, loss=loss, lr=lr))
             return events
         position = next((figures[name] for name in _POSITIONS if figures.get(name) is not None), None)
-        if position is None or position != int(position) or position < 0:
+        if at_timesteps and timesteps is not None:
+            step = int(timesteps)
+        elif position is not None and position == int(position) and position >= 0:
+            step = int(position)
+        else:
             return []  # a table's tail without its position (the paste began inside it)
-        step = int(position)
         self._last_step = step
         reward = finite(next((figures[name] for name in _EPISODE_REWARD if figures.get(name) is not None), None))
         fps = finite(figures.get("time/fps", figures.get("fps")))  # the environment's steps a second, as printed
-        # the environment's steps so far, as printed (not the run's steps: a step is an iteration)
-        timesteps = finite(figures.get("time/total_timesteps", figures.get("total_timesteps")))
-        step_seconds = _mean_iteration_seconds(figures, step)
+        if at_timesteps:
+            # the run measured in timesteps: ``fps`` is their rate, as printed (its count of updates is no step)
+            step_seconds = 1 / fps if fps is not None and fps > 0 else None
+            note = None if step_seconds is None else FPS_SECONDS_NOTE
+            counts: tuple[tuple[str, float | None], ...] = ()
+        else:
+            step_seconds = _mean_iteration_seconds(figures, step)
+            note = None if step_seconds is None else MEAN_SECONDS_NOTE
+            counts = (("total/timesteps", finite(timesteps)),)
         return [TrainStep(
             at=None,
             stage="train",
@@ -141,9 +160,9 @@ class StableBaselinesParser(EmitLines):
             loss_note=None if loss is None or figures.get("train/loss") is not None else "policy loss",
             lr=lr,
             step_seconds=step_seconds,
-            step_seconds_note=None if step_seconds is None else MEAN_SECONDS_NOTE,
-            figures=tuple((name, value) for name, value in (("reward", reward), ("rate/fps", fps),
-                                                            ("total/timesteps", timesteps)) if value is not None),
+            step_seconds_note=note,
+            figures=tuple((name, figure) for name, figure in (*parts, ("reward", reward), ("rate/fps", fps), *counts)
+                          if figure is not None),
         )]
 
 

@@ -12,7 +12,15 @@ from __future__ import annotations
 import math
 import re
 
-from .fields import MEAN_SECONDS_NOTE, RATE_PART, TOTAL_PART, number
+from .fields import (
+    FPS_SECONDS_NOTE,
+    LOSS_PART,
+    MEAN_SECONDS_NOTE,
+    RATE_PART,
+    TOTAL_PART,
+    logger_table_read,
+    number,
+)
 from .grammar import seconds
 
 # One figure a line: stable-baselines3's logger table (``|    ep_len_mean          | 200         |``, a group's own
@@ -56,6 +64,8 @@ _POSITION_WORD = re.compile(r"(?i)(?:epoch|iter|iteration|step|batch|episode|upd
 
 _VERTICAL_RULE = re.compile(r"^\s*(?:-{5,}|#{5,}|={5,})\s*$")
 _ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$|^n_?updates$")  # (stable-baselines v2: ``nupdates``)
+# A Stable-Baselines table's counts of updates (never rsl_rl's ``Learning iteration`` title).
+_UPDATES = re.compile(r"(?i)(?:^|/)(?:iterations|n_?updates)$")
 _ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
 _VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|n_?updates|updates)\b")
 
@@ -221,6 +231,9 @@ class VerticalRecord:
             return None
         if pairs is None or len(pairs) <= self.released:
             return None  # (nothing read since the last batch's end)
+        if any(_UPDATES.search(name) for name, _ in pairs) and not logger_table_read(
+                {name.rpartition("/")[2].lower() for name, _ in pairs}):
+            return None  # (a Stable-Baselines table whose position or loss's other part is still to come)
         # (a copy of the block's state, read as its record, then put back: the block goes on)
         group, testing, counter = self.group, self.testing, self.counter
         record = self._counted() if counter is not None else self._record()
@@ -257,6 +270,24 @@ class VerticalRecord:
         names = [name for name, _ in pairs]
         if not _EPOCH_LOGGER_SIGN.isdisjoint(names):
             names = [_EPOCH_LOGGER.get(name, name) for name in names]
+        env = {name.rpartition("/")[2].lower(): number(value) for name, value in pairs}
+        reward = next((env[name] for name in _EPISODE_REWARD if name in env), None)
+        timesteps = env.get("total_timesteps")
+        if timesteps is not None and any(_ITERATIONS.search(name) for name in names):
+            # Stable-Baselines' table: ``learn(total_timesteps=…)`` measures the run in the environment's timesteps,
+            # so ``total_timesteps`` is its position and ``fps`` (timesteps a second) its rate; its count of updates
+            # (``n_updates``, ``iterations``) is no step, and its ``time_elapsed`` over that count no step's time.
+            both = "loss" not in env and "policy_loss" in env and "value_loss" in env
+            loss_parts = tuple((LOSS_PART + leaf.removesuffix("_loss"), env[leaf])
+                               for leaf in ("policy_loss", "value_loss") if both)
+            names = [_sb_name(name, both) for name in names]
+            self.figures = tuple((label, value) for label, value in (
+                *loss_parts, (RATE_PART + "fps", env.get("fps")), ("reward", reward))
+                if value is not None and math.isfinite(value))
+            record = " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True) if name)
+            fps = env.get("fps")
+            self.mean_seconds = FPS_SECONDS_NOTE if fps is not None and fps > 0 else None
+            return record + (f" | step time: {1 / fps:.12g}s" if fps is not None and fps > 0 else "")
         if any(_ITERATIONS.search(name) for name in names):
             # A record logged once an iteration (an RL trainer's): its running count of iterations is its position,
             # and its ``steps`` are the environment's (``Total steps: 512``, ``Steps per second: 1581``), not the run's.
@@ -265,10 +296,8 @@ class VerticalRecord:
         record = " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True))
         # (an RL table's environment timesteps so far, frames a second and mean episode reward, as printed:
         # stable-baselines' ``total_timesteps``, ``fps``, ``ep_rew_mean`` (v2: ``ep_rewmean``; nan before an episode ends))
-        env = {name.rpartition("/")[2].lower(): number(value) for name, value in pairs}
-        reward = next((env[name] for name in _EPISODE_REWARD if name in env), None)
         self.figures = tuple((label, value) for label, value in (
-            (TOTAL_PART + "timesteps", env.get("total_timesteps")), (RATE_PART + "fps", env.get("fps")),
+            (TOTAL_PART + "timesteps", timesteps), (RATE_PART + "fps", env.get("fps")),
             ("reward", reward)) if value is not None and math.isfinite(value))
         parts = {name.lower(): seconds(value.removesuffix("s"), "s") if value.endswith("s") else None
                  for name, value in pairs if name.lower() in _ITERATION_PARTS}
@@ -280,6 +309,19 @@ class VerticalRecord:
             record += f" | iteration time: {mean:.6g}s"
             self.mean_seconds = MEAN_SECONDS_NOTE
         return record
+
+
+def _sb_name(name: str, parts: bool) -> str:
+    """A Stable-Baselines table's figure under the name the generic grammar reads it by: ``total_timesteps`` the step;
+    ``fps`` (one over it the step's time, said apart), its count of updates and its other counts of steps none (""); none
+    for the policy's and the value function's losses where they are the loss's ``parts`` (v2's ``policy_loss`` and
+    ``value_loss``, no ``loss`` of the whole beside them: PPO minimises their weighted sum, neither is the loss)."""
+    leaf = name.rpartition("/")[2].lower()
+    if leaf == "total_timesteps":
+        return "step"
+    if _ITERATIONS.search(name) or "timesteps" in leaf or leaf == "fps" or (parts and leaf in ("policy_loss", "value_loss")):
+        return ""
+    return name
 
 
 def _line_figures(text: str) -> list[tuple[str, str]] | None:

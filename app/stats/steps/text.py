@@ -667,6 +667,11 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
     if totals:
         lines.append("Totals " + " · ".join(totals))
     lines.extend(trial_lines(named))
+    # A table's figures whose header is not in the log (neupy's rows pasted without it): each by its column's place,
+    # never under a name the log does not print.
+    columns = [f"{part}: {as_printed(value)}" for (whose, slash, part), value in named if whose == "column" and slash]
+    if columns:
+        lines.append("Columns " + " · ".join(columns) + " (unnamed: the table's header is not in the log)")
     # Memory and times printed beside a step under their own names, with their unit only where one was printed
     # (``max_mem: 2372M`` is ``memory/max_mem M``; vietocr's ``gpu time: 38.92`` has none): shown as printed.
     # (named only ``memory``, mmdet's ``memory: 4090``, the group's name says it: ``Memory 4090 (as printed)``)

@@ -1188,8 +1188,12 @@ SB3 = ["-----------------------------------",
 
 
 def test_a_record_printed_one_figure_a_line_is_one_step() -> None:
-    # stable-baselines3's table: its running count of iterations the position, not its environment's timesteps
-    assert [(s.step, s.total_steps, s.loss, s.lr) for s in steps(SB3)] == [(17, None, 0.0541, 0.001), (18, None, 0.482, None)]
+    # stable-baselines3's table: ``learn(total_timesteps=…)`` measures the run in timesteps, its position; the count of
+    # iterations (rollouts) is none, and ``fps`` (8507 timesteps a second) the rate: 1 / 8507 s a timestep
+    got = steps(SB3)
+    assert [(s.step, s.total_steps, s.loss, s.lr) for s in got] == [(69632, None, 0.0541, 0.001), (73728, None, 0.482, None)]
+    assert got[0].step_seconds == pytest.approx(1 / 8507)
+    assert dict(got[0].figures) == {"rate/fps": 8507.0, "reward": -213.0}
     # rsl_rl's block: ``Learning iteration N/M`` centred, then right-aligned figures; its steps are the environment's
     rsl = ["                        Learning iteration 4/100                        ", "",
            "                       Total steps: 2048 ", "                  Steps per second: 1581 ",
@@ -1521,7 +1525,8 @@ def test_stable_baselines_v2_table_led_by_a_space_is_one_record() -> None:
     # composed in stable-baselines v2's shape (pasted: a space before each line, columns out of line)
     table = [" " + "-" * 30, " | fps            | 142       |", " | nupdates  | 10    |",
              " | policy_loss          | -0.5  |", " | total_timesteps | 1280  |", " " + "-" * 30]
-    assert [(s.step, s.loss) for s in steps(table)] == [(10, -0.5)]
+    # (its timesteps the position, its updates none; its policy's loss with no value loss beside it read as before)
+    assert [(s.step, s.loss) for s in steps(table)] == [(1280, -0.5)]
 
 
 def test_a_table_whose_header_a_rule_of_dash_runs_underlines() -> None:

@@ -146,10 +146,13 @@ def test_the_planned_epochs_said_before_the_first_step_are_the_run_s() -> None:
     assert (step.epoch, step.epoch_total, step.step, step.total_steps) == (1.0, 15, 100, 2321)
 
 
-def test_a_logger_table_s_rate_and_timesteps_under_their_names() -> None:
+def test_a_logger_table_s_timesteps_are_its_position_and_fps_its_rate() -> None:
     (step,) = steps(feed(SB2))
     figures = dict(step.figures)
-    assert (step.step, figures["rate/fps"], figures["total/timesteps"]) == (77746, 49.0, 1166190.0)
+    # the run's timesteps its position (its 77746 updates none), fps its rate; its policy's and value function's losses
+    # the loss's two parts, neither the loss
+    assert (step.step, step.loss, step.step_seconds) == (1166190, None, pytest.approx(1 / 49))
+    assert figures == {"loss/policy": 0.0, "loss/value": 278.51614, "rate/fps": 49.0}
 
 
 def dqn_table(exploring: int, episodes: int, reward: float, steps: int) -> list[str]:
