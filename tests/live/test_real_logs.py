@@ -1904,6 +1904,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 4451, "total_steps": 4451, "loss": 0.0266, "step_seconds": 0.000742, "finished": True, "stalled": False,
       "eval": {"val_loss": {"value": 0.0265, "step": None}, "val_accuracy": {"value": 0.9983, "step": None},
                "test_loss": {"value": 0.0267, "step": None}, "test_accuracy": {"value": 0.9983, "step": None}}}),
+    # a paste that opens inside a traceback, each line behind Ray's or the launcher's prefix, cut before its error line:
+    # nothing above it says it was caught, so the run crashed, said by its last frame
+    ("crash-verl-intuitor-ray-taskrunner-prefixed-frames-paste-cut-mid-frame-no-header-no-error-line.log", T0, "end",
+     "no step yet · crashed", "crashed",
+     {"step": None, "loss": None, "step_seconds": None,
+      "crash": {"error": ('a traceback without its error line; last frame: File '
+                          '"/root/Intuitor/verl-intuitor/verl/workers/fsdp_workers.py", line 488, in _build_rollout'),
+                "at": T0}}),
+    ("crash-videoscore2-issue6-rank2-prefixed-frames-no-header-cut-before-error-line.log", T0, "end",
+     "no step yet · crashed", "crashed",
+     {"step": None, "loss": None, "step_seconds": None,
+      "crash": {"error": ('a traceback without its error line; last frame: File "/data/miniconda3/envs/video_r1/lib/'
+                          'python3.11/site-packages/deepspeed/utils/nvtx.py", line 18, in wrapped_fn'), "at": T0}}),
 ]  # fmt: skip
 
 
