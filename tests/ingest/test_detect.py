@@ -707,6 +707,9 @@ REAL_FORMATS = {
     "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log": "generic",
     "crash-verl-intuitor-ray-taskrunner-prefixed-frames-paste-cut-mid-frame-no-header-no-error-line.log": "generic",
     "crash-videoscore2-issue6-rank2-prefixed-frames-no-header-cut-before-error-line.log": "generic",
+    "startup-lincir-issue14-accelerate-state-multi-gpu-warning-then-model-config-no-step-yet.log": "generic",
+    "startup-diffusers-issue9778-accelerate-state-distributedtype-no-behind-terminal-title-no-step-yet.log": "generic",
+    "stopself-bcnet-issue46-detectron2-starting-from-iteration-0-total-training-time-zero-then-eval-dataset.log": "generic",
 }
 
 

@@ -1917,6 +1917,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": None, "loss": None, "step_seconds": None,
       "crash": {"error": ('a traceback without its error line; last frame: File "/data/miniconda3/envs/video_r1/lib/'
                           'python3.11/site-packages/deepspeed/utils/nvtx.py", line 18, in wrapped_fn'), "at": T0}}),
+    # accelerate's process state as a training script logs it before its loop: a run started, no step yet (its process
+    # count and index no position)
+    ("startup-lincir-issue14-accelerate-state-multi-gpu-warning-then-model-config-no-step-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    ("startup-diffusers-issue9778-accelerate-state-distributedtype-no-behind-terminal-title-no-step-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    # detectron2's loop started at iteration 0 and its timer summed it up with no iteration run: done there, the position
+    # its start line's (said so)
+    ("stopself-bcnet-issue46-detectron2-starting-from-iteration-0-total-training-time-zero-then-eval-dataset.log", T0,
+     "end", "done at iteration 0 (where its start line put it; no step after)", "done",
+     {"step": 0, "step_said": "the run's start line", "total_steps": None, "loss": None, "step_seconds": None,
+      "finished": True, "crash": None}),
 ]  # fmt: skip
 
 
