@@ -388,6 +388,9 @@ class RunInfo:
     tokens_per_step: int | None = None
     total_steps: int | None = None
     total_epochs: int | None = None  # planned, where the run counts epochs (``Starting training for 300 epochs...``)
+    # the step training starts from, as its start line says it, with the word for its unit (``Starting training from
+    # iteration 16000``: a resumed run's checkpoint), before any step
+    start_step: tuple[str, int] | None = None
     device_count: int | None = None
     gpu_name: str | None = None
     peak_flops: float | None = None

@@ -713,6 +713,11 @@ REAL_FORMATS = {
     "crash-recbole-issue2057-srgnn-train-bar-epoch-0-then-evaluate-bar-at-0-traceback.log": "generic",
     "generic-skorch-docs-history-printlog-table-epochs-1-to-4-dur.log": "generic",
     "generic-skorch-cnn-sentence-blog-printlog-cp-column-epochs-1-to-12-early-stopping.log": "generic",
+    "crash-verl-intuitor-ray-taskrunner-prefixed-frames-paste-cut-mid-frame-no-header-no-error-line.log": "generic",
+    "crash-videoscore2-issue6-rank2-prefixed-frames-no-header-cut-before-error-line.log": "generic",
+    "startup-lincir-issue14-accelerate-state-multi-gpu-warning-then-model-config-no-step-yet.log": "generic",
+    "startup-diffusers-issue9778-accelerate-state-distributedtype-no-behind-terminal-title-no-step-yet.log": "generic",
+    "stopself-bcnet-issue46-detectron2-starting-from-iteration-0-total-training-time-zero-then-eval-dataset.log": "generic",
 }
 
 

@@ -1953,6 +1953,31 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "done · epoch 12", "done",
      {"step": 12, "total_steps": None, "loss": 0.0476, "step_seconds": 2.2083, "data": epoch(12.0),
       "eval": {"val_loss": {"value": 0.4769, "step": 12}, "valid_acc": {"value": 0.8266, "step": 12}}}),
+    # a paste that opens inside a traceback, each line behind Ray's or the launcher's prefix, cut before its error line:
+    # nothing above it says it was caught, so the run crashed, said by its last frame
+    ("crash-verl-intuitor-ray-taskrunner-prefixed-frames-paste-cut-mid-frame-no-header-no-error-line.log", T0, "end",
+     "no step yet · crashed", "crashed",
+     {"step": None, "loss": None, "step_seconds": None,
+      "crash": {"error": ('a traceback without its error line; last frame: File '
+                          '"/root/Intuitor/verl-intuitor/verl/workers/fsdp_workers.py", line 488, in _build_rollout'),
+                "at": T0}}),
+    ("crash-videoscore2-issue6-rank2-prefixed-frames-no-header-cut-before-error-line.log", T0, "end",
+     "no step yet · crashed", "crashed",
+     {"step": None, "loss": None, "step_seconds": None,
+      "crash": {"error": ('a traceback without its error line; last frame: File "/data/miniconda3/envs/video_r1/lib/'
+                          'python3.11/site-packages/deepspeed/utils/nvtx.py", line 18, in wrapped_fn'), "at": T0}}),
+    # accelerate's process state as a training script logs it before its loop: a run started, no step yet (its process
+    # count and index no position)
+    ("startup-lincir-issue14-accelerate-state-multi-gpu-warning-then-model-config-no-step-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    ("startup-diffusers-issue9778-accelerate-state-distributedtype-no-behind-terminal-title-no-step-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    # detectron2's loop started at iteration 0 and its timer summed it up with no iteration run: done there, the position
+    # its start line's (said so)
+    ("stopself-bcnet-issue46-detectron2-starting-from-iteration-0-total-training-time-zero-then-eval-dataset.log", T0,
+     "end", "done at iteration 0 (where its start line put it; no step after)", "done",
+     {"step": 0, "step_said": "the run's start line", "total_steps": None, "loss": None, "step_seconds": None,
+      "finished": True, "crash": None}),
 ]  # fmt: skip
 
 

@@ -15,6 +15,13 @@ instead, as training starts: YOLOv5's and Ultralytics' ``Starting training for 3
 A table's header is a start-up line too: the names of the columns its rows will fill, printed before
 the first row (spaCy v2's ``Itn.  Dep Loss  NER Loss  UAS …``, YOLO's ``Epoch  GPU_mem  box_loss …``).
 With no row under it yet, the run has started and made no step.
+
+So is a trainer's word that training starts, with no plan in it: the HF Trainer's and accelerate scripts'
+``***** Running training *****`` heading, accelerate's process state as a script logs it before its loop
+(``Distributed environment: MULTI_GPU  Backend: nccl``), detectron2's ``Starting training from iteration 16000``.
+The last names the step the loop starts from (a resumed run's checkpoint): until a step is printed, that is
+the run's position, and a run that ends with no step after it (resumed at its last iteration: detectron2's
+``Total training time: 0:00:00`` at once) ended there.
 """
 
 from __future__ import annotations
@@ -36,6 +43,14 @@ _LISTED = re.compile(
 # The plan said in a sentence as training starts (YOLOv5, YOLOv7, Ultralytics: ``Starting training for 300 epochs...``).
 _SENTENCE = re.compile(r"(?i)\s*(?P<name>(?:start(?:ing)?|begin(?:ning)?) training) for (?P<count>\d{1,3}(?:,\d{3})+|\d{1,12}) "
                        r"(?P<unit>steps|iterations|iters|epochs)\b\W*$")
+# A start of training said with no plan: the heading above the HF Trainer's and accelerate scripts' settings, accelerate's
+# state as a script logs it before its loop (its distributed type then its backend), a loop starting from a step.
+_HEADING = re.compile(r"\s*\*{3,}\s*Running training\s*\*{3,}\s*$")
+# (found anywhere in its line: a terminal's title sequence may be glued before the logger's record)
+_ACCELERATE_STATE = re.compile(
+    r"\bDistributed environment: (?:DistributedType\.)?(?:NO|MULTI_[A-Z]{3,4}|DEEPSPEED|FSDP|MEGATRON_LM|TPU|XLA)\b")
+_STARTS_FROM = re.compile(r"(?i)\s*(?:start(?:ing)?|resum(?:e|ing)|continu(?:e|ing)) training from (?:the )?"
+                          r"(?P<unit>iteration|iter|step|global step)\s*:?\s*(?P<count>\d{1,12})\W*$")
 # Words that make a named count something else than the run's length.
 _OTHER = re.compile(r"(?i)\b(?:per|warm-?up|evals?|evaluation|valid(?:ation)?|test|sav(?:e|ing)|log(?:ging)?"
                     r"|checkpoints?|accumulation|decay|cache|batch(?:es)?|samples?|examples?|images?)\b")
@@ -75,6 +90,28 @@ def planned_run(text: str) -> Planned | None:
         return None
     unit = m.group("unit").lower()
     return Planned("epochs" if unit == "epochs" else "steps", count, m.group("name").strip())
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A trainer's word that training starts (the module's docstring); ``step``: the step it starts from, where said."""
+
+    step: int | None = None
+    unit: str = "step"  # as printed (``iteration``)
+
+
+def started_run(text: str) -> Started | None:
+    """The start of training a line says with no plan in it (the module's docstring), or None."""
+    if "unning training" in text and _HEADING.match(text):
+        return Started()
+    if "environment: " in text and _ACCELERATE_STATE.search(text):
+        return Started()
+    if " training from " in text:
+        m = _STARTS_FROM.match(text)
+        if m is not None:
+            unit = m.group("unit").lower()
+            return Started(int(m.group("count")), "iteration" if unit == "iter" else unit)
+    return None
 
 
 def table_header(text: str) -> bool:

@@ -299,6 +299,7 @@ class CrashWatch:
         self._exit_code: str | None = None
         self._rank = NOTICE  # of the crash line read last
         self._previous = ""  # the last non-blank line before this one
+        self._opening = True  # every line read so far was a frame's source line: a paste cut inside a traceback
         self._previous_fatal = False  # and it was a crash of its own
         self._frame: str | None = None  # the last frame of the traceback under way
         self._chained = False  # it goes on from an exception already said (``During handling of the above …``)
@@ -324,6 +325,8 @@ class CrashWatch:
         if not self._in_traceback and not self._after_exception and not _MAYBE.search(low):
             if raw.strip():
                 self._previous, self._previous_fatal = raw, False
+                if self._opening:
+                    self._opening = self._source_line(raw)
                 if ENDING_MAYBE.search(low):
                     return _ending(self._prefixes.read(clean(raw)).message.strip())
             return []
@@ -335,7 +338,16 @@ class CrashWatch:
         if message:
             self._previous = line
             self._previous_fatal = any(isinstance(event, RunCrashed) for event in events)
+            if self._opening:
+                self._opening = self._source_line(line)
         return events
+
+    def _source_line(self, line: str) -> bool:
+        """True when the line, behind its prefixes, is a frame's source line (indented under its ``File`` line) or the
+        carets under it: what a paste cut inside a traceback starts with. (Python indents a frame's line by two spaces and
+        its source by four; a prefix reader may have taken one of them with a launcher's ``[rank0]: ``.)"""
+        message = self._prefixes.read(clean(line)).message
+        return message[:3] == "   " or message[:1] == "\t" or message.lstrip()[:1] in ("^", "~")
 
     def see_lines(self, lines: list[str], plain: Sequence[object]) -> list[tuple[int, list[Event]]]:
         """:meth:`see` each line; the events by line index. A line whose ``plain`` entry is not empty
@@ -348,6 +360,7 @@ class CrashWatch:
             if plain[i] and not self._in_traceback and not self._after_exception:
                 end = next_plain(plain, i + 1)
                 self._previous, self._previous_fatal = lines[end - 1], False  # (such a line is never blank)
+                self._opening = False
                 if self._summary.under_way:
                     self._close_summary()  # (a step line is no row of it)
                 self.seen += end - i
@@ -396,11 +409,15 @@ class CrashWatch:
             # Without its header line, what came before it (a retry, a caught error) is unknown:
             # cut short too, it is no crash; unless its first frame is the program's top (``<module>``,
             # runpy): nothing below caught it, and the terminal lost or wrapped its header
-            # (``…6.56MB/s]Traceb`` then ``l last):``): cut short, it is the run's end.
+            # (``…6.56MB/s]Traceb`` then ``l last):``): cut short, it is the run's end. So is one the
+            # log starts with, nothing read before it (a paste of a traceback's last frames, each behind a
+            # launcher's ``[rank0]:``, maybe cut inside a frame, its source lines first): no record above it says it was
+            # caught, and the log is that report.
             top = _TOP_FRAME.match(message) is not None and not self._previous_fatal
-            if top:
+            opens_log = self._opening
+            if top or opens_log:
                 self._handled = self._logged_only = False
-            self._frame, self._cut_said = message, not top
+            self._frame, self._cut_said = message, not (top or opens_log)
             return []
         if self._in_traceback:
             return self._traceback(message)

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from .banner import header_without_rows, is_row, planned_run
+from .banner import header_without_rows, is_row, planned_run, started_run
 from .fields import clean
 from .paste import unpasted
 from .prefix import PrefixReader
@@ -119,7 +119,7 @@ def detect(lines: Sequence[str]) -> str | None:
                                        for event in create_parser(spec.name).feed(list(lines))):
             return spec.name
     return (_FALLBACK.name if _holds_steps(lines) or _run_health(lines) or _plans_run(lines) or _table_begun(lines)
-            else None)
+            or _starts_run(lines) else None)
 
 
 def _holds_steps(lines: Sequence[str]) -> bool:
@@ -136,6 +136,21 @@ def _plans_run(lines: Sequence[str]) -> bool:
     for i, line in enumerate(tail):
         if (("step" in line or "epoch" in line or "iter" in line or "Step" in line or "Epoch" in line or "Iter" in line)
                 and planned_run(_message(line)) is not None):
+            if last_row is None:
+                last_row = next((k for k in range(len(tail) - 1, -1, -1) if is_row(_message(tail[k]))), -1)
+            if last_row <= i:
+                return True
+    return False
+
+
+def _starts_run(lines: Sequence[str]) -> bool:
+    """True when a trainer's word that training starts is among these lines, with no row after it (banner.py:
+    accelerate's state before its loop, detectron2's ``Starting training from iteration 16000``): a run started, which
+    the fallback reader reads, whichever trainer prints it."""
+    tail = lines[-SNIFF_LINES:]
+    last_row: int | None = None  # (where the last row is, found once a start line is: -1 for none)
+    for i, line in enumerate(tail):
+        if (" training" in line or "environment: " in line) and started_run(_message(line)) is not None:
             if last_row is None:
                 last_row = next((k for k in range(len(tail) - 1, -1, -1) if is_row(_message(tail[k]))), -1)
             if last_row <= i:

@@ -43,7 +43,7 @@ from ...stats.events import (
     TrainingResumed,
     TrainStep,
 )
-from .banner import planned_run, table_header
+from .banner import planned_run, started_run, table_header
 from .box_rows import BoxRows
 from .bracketed_epochs import batch_record, epoch_record, is_bracketed, round_batch, round_end, speed_named
 from .classes import (
@@ -441,6 +441,7 @@ class _Line:
     checkpoint: tuple[int, int, str, float | None, bool] | None = None
     before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
     anew: bool = False  # a line read again once a later one showed what its numbers are: the run's count starts from it
+    starts_from: tuple[str, int] | None = None  # a start line's step training starts from, with its unit's word (banner.py)
     # A held block's record handed on (in part) at a batch's end, or the rest of it: the events its block gave so far,
     # which this one's do not give again (pipeline.py ``not_again``); its own are added to them
     amends: list[Event] | None = None
@@ -1316,6 +1317,12 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, "test loss", loss.value)], text=tested)
         if other is not None:
             return Kind.FULL, other
+        if self._last is None and (" training" in s or "environment: " in s):
+            started = started_run(s)
+            if started is not None:
+                # a trainer's word that training starts, before any step (banner.py): a run begun, from the step it names
+                return Kind.FULL, _Line("begun", at, text=s,
+                                        starts_from=None if started.step is None else (started.unit, started.step))
         unknown: list[tuple[str, str | None, str, str | None]] = []
         readings = _in_epoch(batch_unplaced(pairs(s, unknown), s), s)
         if not any(r.field in _ARGS_NOT for r in readings):
@@ -2080,7 +2087,8 @@ class GenericParser(StepLines[_Line]):
             else:
                 events.append(RunInfo(at=None))  # (no plan said: a run begun, its bar's count no known unit's)
         elif line.what == "begun":
-            events.append(RunInfo(at=None))  # (a run known, waiting for its first step; no clock of its own to move)
+            # (a run known, waiting for its first step, from the step its start line names; no clock of its own to move)
+            events.append(RunInfo(at=None, start_step=line.starts_from))
         elif line.what in ("epochs", "banner_epochs"):
             self._planned_epochs = line.readings[0].total
             if line.what == "banner_epochs" and self._last is None and self._planned_epochs:

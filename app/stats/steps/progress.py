@@ -208,6 +208,7 @@ class StepProgress:
         # whether it said it stopped short of its plan).
         self._ended: tuple[str, float | None, bool] | None = None
         self._ended_step: int | None = None  # the run's last step its closing lines name, no step line read
+        self._start_step: tuple[str, int] | None = None  # the step its start line says training starts from, no step read
         self._summarised = False  # and it is the trainer's summary of its training (HF's dict or train block)
 
     def carry_health(self, before: StepProgress) -> None:
@@ -644,6 +645,8 @@ class StepProgress:
         if event.peak_flops is not None or event.peak_flops_unknown:
             run.peak_flops = finite(event.peak_flops)
             run.peak_unknown = event.peak_flops_unknown
+        if event.start_step is not None and self._stage is None:
+            self._start_step = event.start_step
 
     def _step(self, event: TrainStep, t: float | None, offset: int) -> None:
         """Take a step line (``offset``: what places it on the run's timeline, timing.timeline_offset)."""
@@ -972,6 +975,11 @@ class StepProgress:
     def summarised(self) -> bool:
         """True when that end is the trainer's summary of its training (not only a stop said in words)."""
         return self._summarised
+
+    @property
+    def start_step(self) -> tuple[str, int] | None:
+        """The step the run's start line says training starts from (its unit's word, the count), while no step is read."""
+        return self._start_step if self._stage is None else None
 
     @property
     def training_since(self) -> float | None:

@@ -87,7 +87,7 @@ def _before_steps(progress: StepProgress, now: float) -> StepReport:
         evaluated[1] if evaluated is not None else None, evaluated is not None,
         ar is not None and ar.failed > 0 and not ar.succeeded, errors is not None, health.skipped_total > 0, facts,
         progress.training_since, now, progress.ended, progress.summarised, progress.validating,
-        progress.ended_step,
+        progress.ended_step, progress.start_step,
     )
     if progress.ended is not None and (evaluated is None or v.status is Status.DONE):
         said: str | None = progress.ended[0]  # (a run's end before or after its evaluation job's: the run's)
@@ -106,7 +106,8 @@ def _before_steps(progress: StepProgress, now: float) -> StepReport:
     if v.said_at is not None:
         # (no step line was read: the position the crash or the run's closing lines name is the run's, said to come
         # from their words)
-        said_by = "the crash's own words" if v.status is Status.CRASHED else "the run's closing lines"
+        said_by = ("the crash's own words" if v.status is Status.CRASHED
+                   else "the run's start line" if v.said_start else "the run's closing lines")
         training = replace(training, step=v.said_at[1], step_said=said_by)
     return StepReport(
         state=v.state,

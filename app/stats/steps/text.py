@@ -875,6 +875,8 @@ def early_status(
         case Status.STALLED if v.since is not None and now is not None:
             return f"no step yet · stalled {short(now - v.since)}"
         case Status.DONE:
+            if v.said_at is not None and v.said_start:
+                return f"done at {v.said_at[0]} {v.said_at[1]} (where its start line put it; no step after)"
             if v.said_at is not None:
                 return f"done at {v.said_at[0]} {v.said_at[1]} (as the run's closing lines say)"
             return "done · stopped early · no step line" if Line.STOPPED_EARLY in v.shows else "done · no step line"

@@ -471,6 +471,7 @@ class EarlyVerdict:
     swarm: SwarmFacts | None = None
     # Where a crash's own words place the run (``("iteration", 2137)``), when it crashed with no step line read
     said_at: tuple[str, int] | None = None
+    said_start: bool = False  # it is the step its start line says training starts from, no step after it
 
 
 def decide_before_steps(
@@ -478,7 +479,7 @@ def decide_before_steps(
     evaluated_at: float | None, evaluated: bool, all_reduce_failed: bool, errors: bool, overflows: bool,
     swarm: SwarmFacts | None = None, training_since: float | None = None, now: float | None = None,
     ended: tuple[str, float | None, bool] | None = None, summarised: bool = False, validating: bool = False,
-    ended_step: int | None = None,
+    ended_step: int | None = None, start_step: tuple[str, int] | None = None,
 ) -> EarlyVerdict:
     """The verdict on a run with no step read yet (``evaluated``: an evaluation job wrote its end;
     ``training_since``: when the trainer announced that training starts, by the log's own dates; ``summarised``:
@@ -568,7 +569,13 @@ def decide_before_steps(
         shows.add(Line.SWARM)
         lead = Line.SWARM
     said_at = said_position(crash) if crash is not None and status is Status.CRASHED else None
+    said_start = False
     if status is Status.DONE and ended_step is not None:
         said_at = ("step", ended_step)  # (the last step the run's closing lines name: wandb's, as the run finished)
+    elif status is Status.DONE and start_step is not None:
+        # (the step its start line says training starts from, the run's end read with no step after it: a run resumed
+        # at its last step ends where it started, detectron2's ``Total training time: 0:00:00``)
+        said_at, said_start = start_step, True
     return EarlyVerdict(state, since, status, frozenset(shows), lead if lead in shows else None, crash, broken,
-                        finished=Line.EVALUATION_ONLY in shows or status is Status.DONE, swarm=swarm, said_at=said_at)
+                        finished=Line.EVALUATION_ONLY in shows or status is Status.DONE, swarm=swarm, said_at=said_at,
+                        said_start=said_start)

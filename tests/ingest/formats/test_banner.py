@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 
 from app.ingest.formats import detect
-from app.ingest.formats.banner import Planned, header_without_rows, planned_run, table_header
+from app.ingest.formats.banner import (
+    Planned,
+    Started,
+    header_without_rows,
+    planned_run,
+    started_run,
+    table_header,
+)
 from tests.coldread import T0, read_cold
 from tests.reallogs import body
 
@@ -169,3 +176,80 @@ def test_a_bar_at_0_under_a_header_with_no_plan_said_is_a_run_begun_with_no_posi
     data = read_cold(tmp_path, YOLO_START[3:], at=T0)
     assert (data["status_line"], data["training"]["step"], data["training"]["total_steps"]) == (
         "waiting for first step", None, None)
+
+
+@pytest.mark.parametrize(
+    ("line", "started"),
+    [
+        # accelerate's state as a training script logs it before its loop (its distributed type, then more lines)
+        ("Distributed environment: MULTI_GPU  Backend: nccl", Started()),
+        ("Distributed environment: DistributedType.NO", Started()),
+        ("Distributed environment: DEEPSPEED  Backend: nccl", Started()),
+        # glued behind a terminal's title sequence: found anywhere in its line
+        ('--push_to_hub;0566cfaa-2a7a10/27/2024 01:39:14 - INFO - __main__ - Distributed environment: NO', Started()),
+        ("***** Running training *****", Started()),
+        # a loop starting from a step: the step it names
+        ("Starting training from iteration 16000", Started(16000, "iteration")),
+        ("Starting training from iteration:600000", Started(600000, "iteration")),
+        ("Resuming training from step 500", Started(500, "step")),
+        ("Continuing training from global step 1200", Started(1200, "global step")),
+        # not a start: a plan (banner.py's own), a question, the words inside other prose, another environment
+        ("Starting training for 300 epochs...", None),
+        ("Why does it keep starting training from iteration 0?", None),
+        ("Distributed environment: unknown", None),
+        ("Running training and evaluation", None),
+    ],
+)
+def test_a_start_of_training_said_with_no_plan(line: str, started: Started | None) -> None:
+    assert started_run(line) == started
+
+
+# Composed: a resumed run whose loop ends at once (its checkpoint already at the planned last step).
+RESUMED_DONE = [
+    "[12/04 05:54:37 d2.engine.train_loop]: Starting training from iteration 90000",
+    "[12/04 05:54:37 d2.engine.hooks]: Total training time: 0:00:00 (0:00:00 on hooks)",
+    "[12/04 05:54:38 d2.data.common]: Serializing 500 elements to byte tensors and concatenating them all ...",
+]
+
+
+def test_a_run_that_ends_with_no_step_after_its_start_line_is_done_where_it_started(tmp_path: Path) -> None:
+    assert detect(RESUMED_DONE) == "generic"
+    data = read_cold(tmp_path, RESUMED_DONE, at=T0)
+    training = data["training"]
+    assert (data["status_line"], data["state"]) == ("done at iteration 90000 (where its start line put it; no step after)",
+                                                     "done")
+    assert (training["step"], training["step_said"], training["loss"], training["step_seconds"]) == (
+        90000, "the run's start line", None, None)
+
+
+def test_a_start_line_with_steps_after_it_is_no_position_of_its_own(tmp_path: Path) -> None:
+    lines = [RESUMED_DONE[0],
+             "[12/04 05:55:04 d2.utils.events]:  eta: 0:01:23  iter: 90019  total_loss: 1.475  time: 0.2951  lr: 0.001",
+             "[12/04 05:55:10 d2.utils.events]:  eta: 0:01:17  iter: 90039  total_loss: 1.383  time: 0.3084  lr: 0.001"]
+    data = read_cold(tmp_path, lines, at=T0)
+    assert data["training"]["step"] == 90039
+    assert "step_said" not in data["training"]
+
+
+def test_a_start_line_alone_is_a_run_waiting_for_its_first_step(tmp_path: Path) -> None:
+    for lines in (RESUMED_DONE[:1], ["Resuming training from step 500"],
+                  ["04/27/2024 17:50:48 - INFO - __main__ - Distributed environment: MULTI_GPU  Backend: nccl",
+                   "Num processes: 6", "Process index: 4", "Local process index: 4", "Device: cuda:4", "",
+                   "Mixed precision type: fp16"]):
+        assert detect(lines) == "generic"
+        data = read_cold(tmp_path, lines, at=T0)
+        assert (data["status_line"], data["state"], data["training"]["step"]) == ("waiting for first step", "working", None)
+
+
+def test_a_resumed_run_that_ends_in_its_own_words_is_done_at_its_start_step(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, ["Resuming training from step 500", "Training complete."], at=T0)
+    assert data["status_line"] == "done at step 500 (where its start line put it; no step after)"
+    assert data["training"]["step"] == 500
+
+
+def test_real_start_ups_with_no_plan_wait_for_their_first_step(tmp_path: Path) -> None:
+    for name in ("startup-lincir-issue14-accelerate-state-multi-gpu-warning-then-model-config-no-step-yet.log",
+                 "startup-diffusers-issue9778-accelerate-state-distributedtype-no-behind-terminal-title-no-step-yet.log"):
+        lines = body(name)
+        assert detect(lines) == "generic"
+        assert read_cold(tmp_path, lines, at=T0)["status_line"] == "waiting for first step"
