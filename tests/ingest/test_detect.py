@@ -705,6 +705,8 @@ REAL_FORMATS = {
     "generic-yoruba-adr-file-run-results-steps-9900-10050-of-100000-bracketed-level-validation-perplexity.log": "generic",
     "generic-keras-issue13517-fit-generator-epochs-1-2-of-2-then-evaluate-bar-8000-no-loss.log": "generic",
     "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log": "generic",
+    "generic-maskrcnn-benchmark-fcos-issue6-iter-500-560-running-average-loss-nan-cut.log": "generic",
+    "generic-maskrcnn-benchmark-centermask-issue17-iter-20-exploded-median-nan-average.log": "generic",
 }
 
 

@@ -1904,6 +1904,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 4451, "total_steps": 4451, "loss": 0.0266, "step_seconds": 0.000742, "finished": True, "stalled": False,
       "eval": {"val_loss": {"value": 0.0265, "step": None}, "val_accuracy": {"value": 0.9983, "step": None},
                "test_loss": {"value": 0.0267, "step": None}, "test_accuracy": {"value": 0.9983, "step": None}}}),
+    # maskrcnn-benchmark's MetricLogger: the loss's median beside its global average in brackets, the average nan (a
+    # loss that is not a number went into the run) while the median is still a number: diverged, the nan its loss
+    ("generic-maskrcnn-benchmark-fcos-issue6-iter-500-560-running-average-loss-nan-cut.log", T0, "end",
+     "step 560 · diverged", "diverged",
+     {"step": 560, "total_steps": None, "loss": None, "loss_note": "running average of loss", "step_seconds": 0.2786,
+      "lr": 0.01}),
+    ("generic-maskrcnn-benchmark-centermask-issue17-iter-20-exploded-median-nan-average.log", T0, "end",
+     "step 20 · diverged", "diverged",
+     {"step": 20, "total_steps": None, "loss": None, "loss_note": "running average of loss", "step_seconds": 0.4166,
+      "lr": 0.003333}),
 ]  # fmt: skip
 
 
@@ -2446,6 +2456,10 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, eval",
     "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log":
         "step, total, epoch, loss, step time, eval",
+    "generic-maskrcnn-benchmark-fcos-issue6-iter-500-560-running-average-loss-nan-cut.log":
+        "step, loss, lr, step time, ETA",
+    "generic-maskrcnn-benchmark-centermask-issue17-iter-20-exploded-median-nan-average.log":
+        "step, loss, lr, step time",
 }  # fmt: skip
 
 

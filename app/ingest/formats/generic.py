@@ -85,6 +85,7 @@ from .grammar import (
 )
 from .interval_times import above_rate, day_gap, day_seconds, interval_note, per_step_seconds, rate_note
 from .keras_bars import keras_line
+from .lost_losses import lost_loss
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import one_figure, prose_figure
@@ -2415,6 +2416,12 @@ class GenericParser(StepLines[_Line]):
                     loss = r
             elif r.field not in got:
                 got[r.field] = r
+        loss_note = line.loss_note
+        lost = lost_loss(loss, readings, line.text)
+        if lost is not None:
+            # (a loss field that is not a number beside the one chosen, DLLogger's ``average_loss : nan  step_loss :
+            # 1.0703125``, MetricLogger's ``loss: 5.6569 (nan)``: the run made a nan, it is the record's loss)
+            loss, loss_note = lost
         step_reading = _position(readings)
         bar = line.bar
         if bar is None and self._second_line(line, step_reading, loss, readings, events):
@@ -2630,7 +2637,7 @@ class GenericParser(StepLines[_Line]):
                 total_steps=total if total is not None and total > 0 and line.epoch_percent is None else None,
                 progress_percent=percent.value if percent is not None else None,
                 loss=loss.value if loss is not None else None,
-                loss_note=line.loss_note if loss is not None else None,
+                loss_note=loss_note if loss is not None else None,
                 lr=got[Field.LR].value if Field.LR in got else self._begun_lr,
                 grad_norm=got[Field.GRAD_NORM].value if Field.GRAD_NORM in got else None,
                 step_seconds=step_seconds,
