@@ -249,7 +249,8 @@ SHARED_FORMAT_MODULES = {"__init__", "base", "fields", "prefix", "shapes", "regi
 # reader hands them its lines and reads what they give back as any other record).
 GENERIC_PARTS = {"fairseq_lua", "coco", "vertical_records", "keras_bars", "scalar_prints", "tagged_scalars", "yolo_rows",
                  "interval_times", "drawn_bars", "series", "step_source", "tree_summaries", "run_args", "bracketed_epochs",
-                 "prose_figures", "run_clock", "box_rows"}
+                 "prose_figures", "run_clock", "box_rows",
+                 "lost_losses"}
 
 
 def format_modules() -> list[Path]:

@@ -718,6 +718,8 @@ REAL_FORMATS = {
     "startup-lincir-issue14-accelerate-state-multi-gpu-warning-then-model-config-no-step-yet.log": "generic",
     "startup-diffusers-issue9778-accelerate-state-distributedtype-no-behind-terminal-title-no-step-yet.log": "generic",
     "stopself-bcnet-issue46-detectron2-starting-from-iteration-0-total-training-time-zero-then-eval-dataset.log": "generic",
+    "generic-maskrcnn-benchmark-fcos-issue6-iter-500-560-running-average-loss-nan-cut.log": "generic",
+    "generic-maskrcnn-benchmark-centermask-issue17-iter-20-exploded-median-nan-average.log": "generic",
 }
 
 

@@ -1978,6 +1978,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "end", "done at iteration 0 (where its start line put it; no step after)", "done",
      {"step": 0, "step_said": "the run's start line", "total_steps": None, "loss": None, "step_seconds": None,
       "finished": True, "crash": None}),
+    # maskrcnn-benchmark's MetricLogger: the loss's median beside its global average in brackets, the average nan (a
+    # loss that is not a number went into the run) while the median is still a number: diverged, the nan its loss
+    ("generic-maskrcnn-benchmark-fcos-issue6-iter-500-560-running-average-loss-nan-cut.log", T0, "end",
+     "step 560 · diverged", "diverged",
+     {"step": 560, "total_steps": None, "loss": None, "loss_note": "running average of loss", "step_seconds": 0.2786,
+      "lr": 0.01}),
+    ("generic-maskrcnn-benchmark-centermask-issue17-iter-20-exploded-median-nan-average.log", T0, "end",
+     "step 20 · diverged", "diverged",
+     {"step": 20, "total_steps": None, "loss": None, "loss_note": "running average of loss", "step_seconds": 0.4166,
+      "lr": 0.003333}),
 ]  # fmt: skip
 
 
@@ -2533,6 +2543,10 @@ GENERIC_READ = {
     "generic-skorch-docs-history-printlog-table-epochs-1-to-4-dur.log": "step, epoch, loss, step time, eval",
     "generic-skorch-cnn-sentence-blog-printlog-cp-column-epochs-1-to-12-early-stopping.log":
         "step, epoch, loss, step time, eval",
+    "generic-maskrcnn-benchmark-fcos-issue6-iter-500-560-running-average-loss-nan-cut.log":
+        "step, loss, lr, step time, ETA",
+    "generic-maskrcnn-benchmark-centermask-issue17-iter-20-exploded-median-nan-average.log":
+        "step, loss, lr, step time",
 }  # fmt: skip
 
 

@@ -103,3 +103,20 @@ def test_a_metriclogger_pass_with_running_figures_is_under_way_until_its_starred
     assert data["training"]["eval"] == {"val_loss": {"value": 0.65, "step": None},
                                         "val_acc@1": {"value": 80.1, "step": None},
                                         "val_acc@5": {"value": 95.25, "step": None}}
+
+
+def test_an_epoch_s_evaluation_said_in_words_after_steps_that_named_no_epoch_is_that_epoch_evaluating(
+        tmp_path: Path) -> None:
+    """``[Iter 240 / 250]`` lines, then ``Epoch 2 evaluation <…>`` (a rank-prefixed logger, as a sentence-transformers
+    fit loop prints): the run evaluates epoch 2, its count the epoch's batches; 100 steps in 10 min, then 40 in 4 min:
+    6 s a step."""
+    lines = ["1 | 2023-01-02 10:00:00,000 - INFO - Trainer.fit() : [Iter 100 / 250] loss: 0.95",
+             "1 | 2023-01-02 10:10:00,000 - INFO - Trainer.fit() : [Iter 200 / 250] loss: 0.90",
+             "1 | 2023-01-02 10:14:00,000 - INFO - Trainer.fit() : [Iter 240 / 250] loss: 0.85",
+             "1 | 2023-01-02 10:14:30,000 - INFO - src.model : Epoch 2 evaluation <src.eval.Evaluator object at 0x7f12>"]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert (data["status_line"], data["state"]) == ("epoch 2 · 240/250 in the epoch · evaluating", "evaluating")
+    training = data["training"]
+    assert (training["step"], training["total_steps"], training["data"]["epoch"]) == (240, 250, 2.0)
+    assert training["loss"] == 0.85 and training["paused"] == "evaluation"
+    assert abs(training["step_seconds"] - 6.0) < 1e-6

@@ -88,6 +88,7 @@ from .grammar import (
 )
 from .interval_times import above_rate, day_gap, day_seconds, interval_note, per_step_seconds, rate_note
 from .keras_bars import keras_line
+from .lost_losses import lost_loss
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import one_figure, prose_figure
@@ -182,13 +183,26 @@ _SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|
 _SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,16}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{1,16}[ _]loss\b\s*[:=]\s*-?\d")
 # A heading alone on its line that says the records under it are an evaluation's (``Evaluation:``).
 _EVAL_HEADING = re.compile(r"(?i)^\W*(?:evaluation|evaluating|validation|validating|testing|test|eval)\W*$")
-# An evaluation's start said in words, the line's whole message (after a logger's `` - ``): ``Evaluating...``, ``Start evaluating``, ``Running
-# validation``, DAMO-YOLO's ``Start evaluation on coco_2017_val dataset(570 images).``, YOLOX's ``Evaluate in main
-# process...`` (its results follow).
+# An evaluation's start said in words, the line's whole message (after a logger's `` - ``, `` : `` or an evaluator's
+# ``Name: ``): ``Evaluating...``, ``Start evaluating``, ``Running validation``, DAMO-YOLO's ``Start evaluation on
+# coco_2017_val dataset(570 images).``, YOLOX's ``Evaluate in main process...``, an epoch's (``Epoch 3 evaluation``,
+# ``Validating epoch 3``), sentence-transformers' evaluators' (``Information Retrieval Evaluation on msmarco_dev_small
+# dataset``, ``EmbeddingSimilarityEvaluator: Evaluating the model on sts-dev dataset in epoch 0 after 500 steps:``), the
+# evaluator object it was handed printed after it (``<…SequentialEvaluator object at 0x7f99084fe2b0>``), a heading alone
+# (``Validation:``, ``Evaluation started``), TF Estimator's ``Starting evaluation at 2020-05-22T11:09:04Z``, detectron2's
+# evaluator's ``Start inference on 380 batches``. Its results follow; a figure on the line makes it a result, never a start.
+_EVAL_NOUN = r"(?:evaluation|evaluating|validation|validating|testing|test|eval)"
 _EVAL_BEGUN = re.compile(
-    r"(?i)(?:^|\s-\s)(?:(?:start(?:ing|ed|s)?|begin(?:ning|s)?|running|run)\s+(?:the\s+)?"
-    r"(?:evaluation|evaluating|validation|validating|testing|test|eval)|evaluating|validating|testing"
-    r"|evaluate\s+in\s+main\s+process|^Testing net)(?:\s+(?:on|of|for)\s+[^:=]{1,80}?)?\s*(?:\.{1,3}|…|:|!)?$")
+    r"(?i)(?:^\W{0,4}|\s-\s|\s:\s|(?<=[a-z]):\s)"
+    rf"(?:(?:start(?:ing|ed|s)?|begin(?:ning|s)?|running|run)\s+(?:the\s+)?{_EVAL_NOUN}|evaluating|validating|testing"
+    rf"|evaluate\s+in\s+main\s+process|^Testing net|epoch\s+\d{{1,6}}\s+{_EVAL_NOUN}|start\s+inference(?=\s+on\s+\d)"
+    r"|(?:[a-z][\w-]{0,30}\s){1,3}evaluation(?=\s+(?:on|of)\s)"
+    r"|(?:evaluation|validation)(?=\s*(?:\.{1,3}|…|:)?$|\s+(?:started|starts|begins)\s*$))"
+    r"(?:\s+(?:started|starts|begins)|\s+epoch\s+\d{1,6}|\s+at\s+\d{4}-\d\d-\d\d[T -]\d\d:\d\d:\d\d(?:\.\d+)?Z?"
+    r"|\s+(?:the\s+model\s+)?(?:[a-z][\w-]{0,30}\s+){0,3}(?:on|of|for|at|after|in)\s+[^:=<>]{1,120}?)?"
+    r"(?:\s+<[^<>]{1,200}>)?\s*(?:\.{1,3}|…|:|!)?$")
+# The epoch an evaluation's start names (``Epoch 3 evaluation``, ``… dataset in epoch 0 after 500 steps:``).
+_EVAL_EPOCH = re.compile(r"(?i)\bepoch\s+(\d{1,6})\b")
 # Caffe's solver before its ``Iteration N, Testing net (#0)`` (2014): ``Testing net`` after the iteration's training line,
 # then each output a line by its index alone, ``Test score #0: 0.001`` (solver.cpp's ``Test()``).
 _TEST_SCORE = re.compile(r"^Test score #\s?(\d{1,3}): (-?\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)\s*$")
@@ -1213,11 +1227,13 @@ class GenericParser(StepLines[_Line]):
             # (an output of the net tested after the last training line: that iteration's evaluation, by its index)
             output = Named(Kin.EVAL, f"test score {score.group(1)}", float(score.group(2)), f"Test score #{score.group(1)}")
             return Kind.FULL, _Line("tie", at, text=s, named=(output,))
-        if self._last is not None and len(s) <= 160 and _EVAL_BEGUN.search(s):
+        if self._last is not None and len(s) <= 240 and _EVAL_BEGUN.search(s):
             # an evaluation's start said after training steps (``Evaluating...``, YOLOX's ``Evaluate in main
             # process...``): its pass is under way until its result, a step line or the training said to go on
             self._evaluation_next = len(s) <= 40 and _EVAL_HEADING.match(s) is not None
-            return Kind.FULL, _Line("evaluating", at, text=s)
+            epoch_named = _EVAL_EPOCH.search(s)
+            return Kind.FULL, _Line("evaluating", at, [] if epoch_named is None else [
+                Reading(Field.EPOCH, "epoch", float(epoch_named.group(1)))], text=s)
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None
@@ -2023,6 +2039,8 @@ class GenericParser(StepLines[_Line]):
                 # (the pass begins at a step it names that no line read yet: the run is there)
                 self.emit(_Line("step", line.at, [reached], text=line.text), events)
             said = _first(line.readings, Field.EPOCH)  # (mmengine's ``Epoch(val) [2][…]``: the epoch it evaluates)
+            if said is not None:
+                self._evaluated_epoch(said, events)
             bar = line.bar
             self._validating = ((bar.total, bar.step) if bar is not None and bar.total is not None and bar.step < bar.total
                                 and _LIGHTNING_VALIDATION.match(line.text) else None)
@@ -2200,6 +2218,16 @@ class GenericParser(StepLines[_Line]):
         else:
             events.append(replace(amended, loss=None, loss_note=None, grad_norm=None, amends=True))
             self._step_event = (events, len(events) - 1)
+
+    def _evaluated_epoch(self, said: Reading, events: list[Event]) -> None:
+        """An evaluation said to be an epoch's after steps that named none (``[Iter 760 / 762] loss: …`` then ``Epoch 3
+        evaluation``): the last of them was in that epoch, and its count, now beside an epoch, is that epoch's batches,
+        no run's steps (as ``Epoch 3 [Iter 760 / 762]`` reads)."""
+        held, step = self._step_now(events)
+        if step is None or self._last is None or step.epoch is not None:
+            return
+        self._amend_step(events, held, replace(step, epoch=said.value, ends_at_total=False))
+        self._last = (self._last[0], said.value)
 
     def _epoch_before(self, said: Reading, events: list[Event]) -> None:
         """Keras' ``Epoch 2/30`` after a full bar that named no epoch (the log begins at that bar): the bar was the
@@ -2507,6 +2535,12 @@ class GenericParser(StepLines[_Line]):
                     loss = r
             elif r.field not in got:
                 got[r.field] = r
+        loss_note = line.loss_note
+        lost = lost_loss(loss, readings, line.text)
+        if lost is not None:
+            # (a loss field that is not a number beside the one chosen, DLLogger's ``average_loss : nan  step_loss :
+            # 1.0703125``, MetricLogger's ``loss: 5.6569 (nan)``: the run made a nan, it is the record's loss)
+            loss, loss_note = lost
         step_reading = _position(readings)
         bar = line.bar
         if bar is None and self._second_line(line, step_reading, loss, readings, events):
@@ -2722,7 +2756,7 @@ class GenericParser(StepLines[_Line]):
                 total_steps=total if total is not None and total > 0 and line.epoch_percent is None else None,
                 progress_percent=percent.value if percent is not None else None,
                 loss=loss.value if loss is not None else None,
-                loss_note=line.loss_note if loss is not None else None,
+                loss_note=loss_note if loss is not None else None,
                 lr=got[Field.LR].value if Field.LR in got else self._begun_lr,
                 grad_norm=got[Field.GRAD_NORM].value if Field.GRAD_NORM in got else None,
                 step_seconds=step_seconds,
