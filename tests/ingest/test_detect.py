@@ -705,6 +705,10 @@ REAL_FORMATS = {
     "generic-yoruba-adr-file-run-results-steps-9900-10050-of-100000-bracketed-level-validation-perplexity.log": "generic",
     "generic-keras-issue13517-fit-generator-epochs-1-2-of-2-then-evaluate-bar-8000-no-loss.log": "generic",
     "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log": "generic",
+    "generic-error-overflow-name-gen-gpt-epoch-bars-1-to-7-of-10-then-epoch-loss-lines.log": "generic",
+    "generic-ai-applications-in-industry-lstm-epoch-bars-1-to-4-train-val-loss-lines-early-stopping.log": "generic",
+    "generic-pgl-issue128-ogb-products-run-00-epochs-49-to-99-loss-train-valid-test-percent.log": "generic",
+    "generic-sagn-issue1-papers100m-epochs-26-to-34-best-val-loss-accs-train-val-test.log": "generic",
 }
 
 
