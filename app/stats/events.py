@@ -348,6 +348,10 @@ LOGGING_INTERVAL_SECONDS = "logging_interval_seconds"
 TRAIN_PERPLEXITY = "perplexity"
 
 
+# The ending of an evaluation's name whose figure the log printed as a share in per cent (PyG's ``Val: 65.75%`` →
+# ``val_percent``): shown with its ``%``, as printed.
+PERCENT_SUFFIX = "_percent"
+
 # A loss the log says went bad after its last numbered step (TensorFlow's ``Model diverged with loss = NaN.``):
 # it belongs to no step the log printed, so it is said "after" that step, not "since" it.
 LOSS_AFTER_LAST_STEP = "said after the last step line"
@@ -356,10 +360,10 @@ LOSS_AFTER_LAST_STEP = "said after the last step line"
 # step's, whose own line the log did not print.
 FINAL_STEP_LOSS = "the final step's"
 
-# The loss an epoch's own record prints after the bar of that epoch's batches, which printed none (RecBole's ``Train     3:
-# 100%|####| 17446/17446`` then ``epoch 3 training [time: 9866.71s, train loss: 179017.2822]``): the epoch's, said as
-# it ends, so the last step's.
-EPOCH_RECORD_LOSS = "its epoch's record after its bar"
+# The loss an epoch's own summary line prints after that epoch's bar filled (PyG's ``Epoch 02, Loss: 2.1863, Approx.
+# Train: 0.4050`` under ``Epoch 02: 100%|…| 90941/90941``; RecBole's ``epoch 3 training [time: 9866.71s, train loss:
+# 179017.2822]`` under ``Train     3: 100%|####| 17446/17446``): the epoch's, said at the bar's last count.
+EPOCH_SUMMARY_LOSS = "its epoch's summary after the bar"
 
 # The loss in the training set's row of a table of figures by data split, printed as an epoch ends (Ludwig's
 # ``│ train │ 0.9779 │`` under ``│ y │ loss │ error │``): the last step's, measured over the training set again.

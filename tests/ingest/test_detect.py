@@ -720,6 +720,10 @@ REAL_FORMATS = {
     "stopself-bcnet-issue46-detectron2-starting-from-iteration-0-total-training-time-zero-then-eval-dataset.log": "generic",
     "generic-maskrcnn-benchmark-fcos-issue6-iter-500-560-running-average-loss-nan-cut.log": "generic",
     "generic-maskrcnn-benchmark-centermask-issue17-iter-20-exploded-median-nan-average.log": "generic",
+    "generic-error-overflow-name-gen-gpt-epoch-bars-1-to-7-of-10-then-epoch-loss-lines.log": "generic",
+    "generic-ai-applications-in-industry-lstm-epoch-bars-1-to-4-train-val-loss-lines-early-stopping.log": "generic",
+    "generic-pgl-issue128-ogb-products-run-00-epochs-49-to-99-loss-train-valid-test-percent.log": "generic",
+    "generic-sagn-issue1-papers100m-epochs-26-to-34-best-val-loss-accs-train-val-test.log": "generic",
 }
 
 

@@ -1988,6 +1988,35 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "step 20 · diverged", "diverged",
      {"step": 20, "total_steps": None, "loss": None, "loss_note": "running average of loss", "step_seconds": 0.4166,
       "lr": 0.003333}),
+    # a loop's tqdm bar named for its epoch, filled at its 852 batches, then its own ``Epoch 7, Loss: 0.1745``: that
+    # epoch's loss at the bar's last count; the step time the bar's 12.15 it/s; 852 batches over epochs 2-7's 420 s of
+    # bars (71 + 70 + 70 + 70 + 69 + 70) is 43.8k an hour
+    ("generic-error-overflow-name-gen-gpt-epoch-bars-1-to-7-of-10-then-epoch-loss-lines.log", T0, "end",
+     "epoch 7/10 · 852/852 in the epoch · 43k steps/h", "training",
+     {"step": 852, "loss": 0.1745, "loss_note": "its epoch's summary after the bar", "step_seconds": 1 / 12.15,
+      "data": epoch(7.0), "eval": None}),
+    # a notebook's bars ``Epoch 04: 100%|…| 788/788`` and the loop's ``Epoch 04 | Train Loss: 0.1139 | Val Loss: 0.2764``:
+    # the training loss the epoch's (no evaluation's), the validation loss its evaluation; early stopping ends the run
+    ("generic-ai-applications-in-industry-lstm-epoch-bars-1-to-4-train-val-loss-lines-early-stopping.log", T0, "end",
+     "done · stopped early at epoch 4 · 788/788 in the epoch", "done",
+     {"step": 788, "loss": 0.1139, "loss_note": "its epoch's summary after the bar", "step_seconds": 1 / 5.57,
+      "data": epoch(4.0), "eval": {"val_loss": {"value": 0.2764, "step": None}}}),
+    # OGB's examples' record ``Run: 00, Epoch: 99, Loss: 10.2487, Train: 96.09%, Valid: 93.24%, Test: 83.13%``: the epoch
+    # after the repeat's number is the position; each split's accuracy named by its split alone, in per cent, as printed
+    ("generic-pgl-issue128-ogb-products-run-00-epochs-49-to-99-loss-train-valid-test-percent.log", T0, "end",
+     "epoch 99 · no timing", "measuring",
+     {"step": 99, "loss": 10.2487, "data": epoch(99.0),
+      "eval": {"train_percent": {"value": 96.09, "step": 99}, "valid_percent": {"value": 93.24, "step": 99},
+               "test_percent": {"value": 83.13, "step": 99}}}),
+    # ``Best Val loss: 0.9392, Accs: Train: 0.7431, Val: 0.7075, Test: 0.6737``: the validation loss named in words, so
+    # the splits named alone are the accuracies, under their own names, never ``val_loss``; the best ones last changed
+    # at epoch 33
+    ("generic-sagn-issue1-papers100m-epochs-26-to-34-best-val-loss-accs-train-val-test.log", T0, "end",
+     "epoch 34 · …", "measuring",
+     {"step": 34, "loss": None, "data": epoch(34.0),
+      "eval": {"train": {"value": 0.7431, "step": 34}, "val": {"value": 0.7075, "step": 34},
+               "test": {"value": 0.6737, "step": 34}, "best_val": {"value": 0.7087, "step": 33},
+               "best_test": {"value": 0.6757, "step": 33}}}),
 ]  # fmt: skip
 
 
@@ -2547,6 +2576,12 @@ GENERIC_READ = {
         "step, loss, lr, step time, ETA",
     "generic-maskrcnn-benchmark-centermask-issue17-iter-20-exploded-median-nan-average.log":
         "step, loss, lr, step time",
+    "generic-error-overflow-name-gen-gpt-epoch-bars-1-to-7-of-10-then-epoch-loss-lines.log":
+        "step, epoch, loss, step time, elapsed, ETA",
+    "generic-ai-applications-in-industry-lstm-epoch-bars-1-to-4-train-val-loss-lines-early-stopping.log":
+        "step, epoch, loss, step time, elapsed, ETA, eval",
+    "generic-pgl-issue128-ogb-products-run-00-epochs-49-to-99-loss-train-valid-test-percent.log": "step, epoch, loss, eval",
+    "generic-sagn-issue1-papers100m-epochs-26-to-34-best-val-loss-accs-train-val-test.log": "step, epoch, step time, eval",
 }  # fmt: skip
 
 

@@ -25,11 +25,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...stats.events import (
-    EPOCH_RECORD_LOSS,
     EPOCH_SECONDS,
+    EPOCH_SUMMARY_LOSS,
     FINAL_STEP_LOSS,
     LOGGING_INTERVAL_SECONDS,
     LOSS_AFTER_LAST_STEP,
+    PERCENT_SUFFIX,
     TRAIN_PERPLEXITY,
     TRAIN_ROW_LOSS,
     EvalResult,
@@ -105,6 +106,7 @@ from .step_source import (
     evaluation_position,
     evaluation_stage,
     shares,
+    split_scores,
     starred_top_k,
     top_k_scores,
 )
@@ -324,7 +326,8 @@ _ITERATION_TIME = re.compile(rf"(?<![\w])[Tt]ime:\s+({NUM})(?=[,\s]|$)")
 _EVAL_SHAPE = re.compile(r"(?i)step \d{1,12}: train loss ")
 _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?)\b")
 # A record that starts with its epoch (``Epoch 005 loss …``, ``[Epoch 3] loss=…``).
-_EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\b")  # (``Training Epoch:[844/1500] loss=…``)
+# (``Training Epoch:[844/1500] loss=…``; OGB's examples' Logger, ``Run: 01, Epoch: 05, Loss: …``, leads with the repeat)
+_EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:run\W{1,3}\d{1,4}\W{1,4})?(?:train(?:ing)?\s+)?epoch\b")
 # An epoch printed with its fraction (torch-rnn's ``Epoch 1.00 / 50, i = 1 / 47800``): the run's share of its epochs at a
 # step, never a record an epoch, even where the fraction is .00.
 _FRACTION_OF_EPOCHS = re.compile(r"(?i)\bepoch\b\W{0,3}\d{1,6}\.\d{1,6}\s?(?:/|of)\s?\d")
@@ -1624,13 +1627,10 @@ class GenericParser(StepLines[_Line]):
                               Reading(Field.STEP, "epoch", header.value, header.total)]
             line.what = "step"
         if line.what == "other":
-            full = self._full_epoch
-            if (lossy and full is not None and full[0].loss is None and not any(r.field is Field.STEP for r in readings)
-                    and (record_epoch := _first(readings, Field.EPOCH)) is not None and record_epoch.value == full[0].epoch):
-                # the epoch's own record after the bar of its batches, which printed no loss (RecBole's ``Train     3:
-                # 100%|####| 17446/17446`` then ``epoch 3 training [time: 9866.71s, train loss: 179017.2822]``): its loss
-                record_loss = _first(readings, Field.LOSS)
-                return Kind.FULL, _Line("epoch_loss", at, [record_loss] if record_loss is not None else [], text=s)
+            summed = _summary_loss(self._full_epoch, s, readings)
+            if summed is not None:
+                # the epoch's own record after the bar of its batches (the bar counted the epoch; no step of its own)
+                return Kind.FULL, _Line("epoch_loss", at, [summed], text=s)
             if self._last is None and not parts and (prose_said := one_figure(text)) is not None:
                 # (the same, its name one the grammar reads: ``Policy loss: 0.12`` on its own, no step beside it)
                 return Kind.FULL, self._prose_line(prose, prose_said, at, s)
@@ -2123,8 +2123,6 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "final_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=FINAL_STEP_LOSS))
             self._ended = self._last  # (train() returned: an evaluation after it is the run's final one)
-        elif line.what == "epoch_loss" and line.readings:
-            events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=EPOCH_RECORD_LOSS))
         elif line.what == "table_end":
             events.append(StageEnd(at=line.at, summary="its table of iterations closed by its bottom rule", said=True))
             self._ended = self._last
@@ -2140,6 +2138,8 @@ class GenericParser(StepLines[_Line]):
             events.append(StageEnd(at=line.at, summary=line.text[:200], evaluation=True))
         elif line.what == "epoch_summary":
             self._summed_epoch(line.readings[0], events)
+        elif line.what == "epoch_loss":
+            events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=EPOCH_SUMMARY_LOSS))
         elif line.what == "step" and line.epoch_seconds is not None:
             # Keras 1's ``fit(verbose=2)``: the line is its epoch, said on the line above (``Epoch 3/15``)
             if self._epoch is None:
@@ -2305,6 +2305,11 @@ class GenericParser(StepLines[_Line]):
         # After the end was printed, the final evaluation is the run's last step's.
         at_step = int(step.value) if step is not None and self._ended is None else None
         evaluated = any(r.field is Field.EVAL_LOSS for r in line.readings)
+        summed = _summary_loss(self._full_epoch, line.text, line.readings)
+        if summed is not None:
+            # (an epoch's summary after its bar, its validation beside: ``Epoch 04 | Train Loss: 0.1139 | Val Loss:
+            # 0.2764``; the training loss is the epoch's, no evaluation's)
+            events.append(StepFigures(at=line.at, loss=summed.value, loss_note=EPOCH_SUMMARY_LOSS))
         epoch = _first(line.readings, Field.EPOCH)
         if (step is not None and step.total is None and step.name != EPOCH_POSITION and line.counters is None
                 and epoch is not None and self._ended is None and (self._last is None or self._eval_positions)):
@@ -2320,10 +2325,16 @@ class GenericParser(StepLines[_Line]):
         # A line that starts with ``validation`` names its loss ``lm loss`` (Megatron).
         own = "test_loss" if "test" in line.text.lower()[:60] else "val_loss"
         seen: set[str] = set()
+        for label, value in split_scores(line.text) if evaluated else ():
+            # (each split's score, in the order printed: the training split's too, which the grammar reads as none)
+            if label not in seen:
+                seen.add(label)
+                self._evals[label] = value
+                events.append(EvalResult(at=line.at, name=label, value=value, step=at_step, closes=line.closes))
         for r in line.readings:
             if r.field is Field.EVAL_LOSS:
-                label = _eval_label(r.name)
-            elif r.field is Field.LOSS:
+                label = _eval_label(r.name, line.text)
+            elif r.field is Field.LOSS and summed is None:
                 label = "train_loss" if evaluated else own
             else:
                 continue
@@ -2337,7 +2348,7 @@ class GenericParser(StepLines[_Line]):
             # evaluation that prints no loss at all, its scores alone: a Paddle loop's ``[test] batch_id:76,
             # precision:[0.955], recall:[0.974], f1:[0.964]``)
             for named in beside(line.text, evaluation=True):
-                label = _named_label(named)
+                label = _named_label(named, line.text)
                 if named.kin is Kin.EVAL and label not in seen and (evaluated or not _POSITION_NAME.search(label)):
                     seen.add(label)
                     self._evals[label] = named.value
@@ -2702,11 +2713,20 @@ class GenericParser(StepLines[_Line]):
         if (step_seconds is not None and bar is None and Field.STEP_TIME in got and its is not None and seconds_note is None
                 and above_rate(step_seconds, its.value)):
             step_seconds, seconds_note = 1.0 / its.value, rate_note(step_seconds)  # (``seconds: 123.0 … it/s: 0.81``)
+        split = split_scores(line.text) if not line.train else []
+        for label, value in split:
+            # (each split's score in the order printed, those the grammar reads as none too: ``Train: 0.83``, OGB's
+            # ``Valid: 92.50%``)
+            if back or line.evaluation or self._evals.get(label) != value:
+                self._evals[label] = value
+                own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
+                events.append(EvalResult(at=line.at, name=label, value=value, step=step if back or own else None))
+        scored = {label for label, _ in split}
         for r in readings:
             if r.field is Field.EVAL_LOSS:
-                label = _eval_label(r.name)
+                label = _eval_label(r.name, line.text)
                 # (an evaluation line that is the run's position prints this step's figures, the same or not)
-                if back or line.evaluation or self._evals.get(label) != r.value:
+                if label not in scored and (back or line.evaluation or self._evals.get(label) != r.value):
                     self._evals[label] = r.value
                     # (on a loop's line an epoch, the figures beside it are that epoch's)
                     own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
@@ -2732,11 +2752,11 @@ class GenericParser(StepLines[_Line]):
                 rates.append((TIME_PART + (named.printed or named.name), named.value))
             elif named.kin is Kin.MEMORY:
                 rates.append((MEMORY_PART + named.printed, named.value))
-            elif named.kin is Kin.EVAL and named.value not in read_evals and (
-                    back or line.evaluation or self._evals.get(_named_label(named)) != named.value):
-                self._evals[_named_label(named)] = named.value
+            elif named.kin is Kin.EVAL and named.value not in read_evals and _named_label(named, line.text) not in scored and (
+                    back or line.evaluation or self._evals.get(_named_label(named, line.text)) != named.value):
+                self._evals[_named_label(named, line.text)] = named.value
                 own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
-                events.append(EvalResult(at=line.at, name=_named_label(named), value=named.value,
+                events.append(EvalResult(at=line.at, name=_named_label(named, line.text), value=named.value,
                                          step=step if back or own else None))
         if loss is None and not line.evaluation and Field.EVAL_LOSS not in got and (
                 perplexity := training_perplexity(line.text)) is not None:
@@ -3211,9 +3231,10 @@ def _steps_rate(named: Named) -> bool:
     return named.kin is Kin.RATE and _rate_figure(named)[0].startswith(RATE_PART) and "step" in named.name
 
 
-def _named_label(named: Named) -> str:
-    """An evaluation figure's label: ``val_acc``, ``test_acc``, a detector's ``mAP`` as it prints it."""
-    label = _eval_label(named.name)
+def _named_label(named: Named, text: str = "") -> str:
+    """An evaluation figure's label: ``val_acc``, ``test_acc``, a detector's ``mAP`` as it prints it (its record's
+    ``text``: a split named alone there may be a score, :func:`_eval_label`)."""
+    label = _eval_label(named.name, text)
     return "mAP" + label[3:] if label.startswith("map") else label
 
 
@@ -3224,10 +3245,16 @@ def _rate_figure(named: Named) -> tuple[str, float]:
     return RATE_PART + (named.printed or named.name).removeprefix("env "), named.value
 
 
-def _eval_label(name: str) -> str:
-    """``val: 1.05``, ``Val loss``, ``validation lm loss`` → ``val_loss``; ``test lm loss`` → ``test_loss``."""
+def _eval_label(name: str, text: str = "") -> str:
+    """``val: 1.05``, ``Val loss``, ``validation lm loss`` → ``val_loss``; ``test lm loss`` → ``test_loss``; a split
+    named alone on a record (``text``) that scores its splits keeps its name (``Val: 0.5406`` → ``val``, ``Val: 65.75%``
+    → ``val_percent``: step_source.split_scores)."""
     if name in _EVAL_LABELS:
         return _EVAL_LABELS[name]
+    if text and name in EVAL_WORDS:
+        scored = next((label for label, _ in split_scores(text) if label.removesuffix(PERCENT_SUFFIX) == name), None)
+        if scored is not None:
+            return scored
     first, _, rest = name.partition(" ")
     # Only the model's own loss is ``val_loss``: Keras' ``val_mrcnn_mask_loss`` is one of its parts.
     own = rest in ("", "loss", "lm loss")
@@ -3236,6 +3263,21 @@ def _eval_label(name: str) -> str:
     if first == "test" and own:
         return "test_loss"
     return name.replace(" ", "_")
+
+
+def _summary_loss(full: tuple[TrainStep, int] | None, text: str, readings: list[Reading]) -> Reading | None:
+    """The loss of an epoch's own record printed after that epoch's bar filled (``full``: the last step, a full bar, and
+    its total), or None. The record names the epoch the bar counted and no step of its own, and leads with that epoch
+    (PyG's and DGL's examples: ``Epoch 02: 100%|…| 90941/90941`` then ``Epoch 02, Loss: 2.1863, Approx. Train: 0.4050``;
+    a loop's ``Epoch 1/10: 100%|…| 852/852`` then ``Epoch 1, Loss: 0.3045``) or follows a bar that printed no loss
+    (RecBole's ``Train     3: 100%|####| 17446/17446`` then ``epoch 3 training [time: 9866.71s, train loss:
+    179017.2822]``). Its loss is the epoch's, at the bar's last count."""
+    if full is None or any(r.field is Field.STEP for r in readings):
+        return None
+    epoch, loss = _first(readings, Field.EPOCH), _first(readings, Field.LOSS)
+    if epoch is None or loss is None or epoch.value != full[0].epoch:
+        return None
+    return loss if full[0].loss is None or _EPOCH_LEADS.match(text) else None
 
 
 def _first(readings: list[Reading], kind: Field) -> Reading | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from ...stats.events import PERCENT_SUFFIX
 from .grammar import EVAL_WORDS, normalise
 
 # A record's stage named in brackets after its counter's name (mmengine's ``Epoch(val)``, ``Iter(test)``).
@@ -33,6 +34,31 @@ _SHARE = re.compile(r"([A-Za-z][A-Za-z_ ]{0,30}?)\s?[:=]\s?(\d{1,12})\s?/\s?(\d{
 # A record led by its stage, an evaluation's, then its position in brackets (torchvision's and DETR's MetricLogger
 # ``Test:  [ 100/5000]``, ``Validation: [50/500]``).
 _STAGE_POSITION = re.compile(r"^\W{0,4}([A-Za-z]{2,12})\W{0,3}\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
+
+
+# A figure named by its data split alone (PyG's ``Train: 0.5429, Val: 0.5406, Test: 0.4877``, ``Val: 65.75%,``), led by
+# the line's start or a separator: ``loss train: 2.846`` (litgpt's, a loss by split) is no split alone.
+_SPLIT_ALONE = re.compile(r"(?i)(?:^|[,|;:]\s*)(train|val|valid|validation|test|dev)\s?[:=]\s?([-+]?\d+(?:\.\d+)?)(\s?%)?(?![\w.])")
+# The training split named alone with a figure (``Train: 0.83``), or an evaluation's loss named in words (``Best Val loss:
+# 0.9427``): beside either, a split named alone is no loss.
+_NOT_LOSSES = re.compile(r"(?i)(?:(?:^|[,|;:]\s*)train\s?[:=]\s?\d|\b(?:val|valid|validation|test|dev)[\s_]loss\b)")
+
+
+def split_scores(text: str) -> list[tuple[str, float]]:
+    """The figures a record names by their data split alone, under the names printed, where they are no loss: a line
+    that names no loss (``Train: 0.5429, Val: 0.5406, Test: 0.4877``), or names its losses apart beside a training
+    split's figure or an evaluation's loss in words (``Epoch: 005, Loss: 0.51, Train: 0.83, Val: 0.79, Test: 0.80``;
+    ``Best Val loss: 0.9427, Accs: Train: 0.7351, Val: 0.7079``), is scoring each split;
+    one printed in per cent (``Val: 65.75%``) is a share, named so (``val_percent``). Empty where a split's figure may
+    be its loss (litgpt's ``loss train: 2.846, val: 2.861``; ``loss: 3.16 | val: 2.97``)."""
+    # (a whole number is no score but the split's count or epoch: timm's ``Train: 3 [   0/246]``)
+    found = [(m.group(1).lower(), float(m.group(2)), m.group(3) is not None) for m in _SPLIT_ALONE.finditer(text)
+             if "." in m.group(2) or m.group(3) is not None]
+    if not found:
+        return []
+    scored = "loss" not in text.lower() or _NOT_LOSSES.search(text) is not None
+    return [(split + PERCENT_SUFFIX if percent else split, value) for split, value, percent in found
+            if percent or scored]
 
 
 def evaluation_position(text: str) -> tuple[int, int] | None:

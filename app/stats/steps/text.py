@@ -13,6 +13,7 @@ from ..events import (
     EPOCH_SECONDS,
     LOGGING_INTERVAL_SECONDS,
     LOSS_AFTER_LAST_STEP,
+    PERCENT_SUFFIX,
     TRAIN_PERPLEXITY,
     CollabProgress,
     TrainingPause,
@@ -216,7 +217,7 @@ def details(
             lines.append(("ETA " if latest.ends_at_total else "Epoch ends in ") + " · ".join(parts))
     evals, more = shown_evals(latest_evals(stage))
     if evals:
-        lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals) + more_evals(more)
+        lines.append("Eval " + " · ".join(eval_figure(name, value) for name, value, _ in evals) + more_evals(more)
                      # (a logged count is no step, nor a count of an epoch's batches the evaluation followed)
                      + ("" if latest.logged or latest.epoch_steps is not None or not latest.ends_at_total
                         else eval_where(evals, count_noun(stage))))
@@ -278,7 +279,7 @@ def early_details(
                                            f"{done:,}/{batches:,} batches")))
     elif Line.VALIDATION_ONLY in shows:
         shown, more = shown_evals(newest_evals(pending))
-        figures = ", ".join(f"{name} {figure(value)}" for name, value, _ in shown) + (f", + {more} more" if more else "")
+        figures = ", ".join(eval_figure(name, value) for name, value, _ in shown) + (f", + {more} more" if more else "")
         body.append((Line.VALIDATION_ONLY, f"Only {_held_out_set(pending)} lines so far, no training step: {figures}"))
     if Line.FINISHED_SUMMARY in shows and evaluated is not None:
         stopped = "Stopped early" if Line.STOPPED_EARLY in shows else "Finished"
@@ -293,7 +294,7 @@ def early_details(
         # Its headline figures (bits per byte, CORE, a loss) before the tasks' own.
         headline = sorted(pending, key=lambda item: _HEADLINE.search(item[0].lower()) is None)
         more = len(headline) - EVALS_SHOWN
-        figures = (", ".join(f"{name} {figure(value)}" for name, value, _ in headline[:EVALS_SHOWN])
+        figures = (", ".join(eval_figure(name, value) for name, value, _ in headline[:EVALS_SHOWN])
                    + (f", + {more} more" if more > 0 else ""))
         body.append((Line.EVALUATION_ONLY, f"Evaluation only, no training step: {figures}"))
     return (top + _under_lead(body, v.lead, [skips] if skips is not None else [])
@@ -637,6 +638,13 @@ def eval_where(evals: list[tuple[str, float | None, int | None]], noun: str = "s
     return ""
 
 
+def eval_figure(name: str, value: float | None) -> str:
+    """``val_loss 0.5406`` as shown; a share named so (``val_percent``) is shown in per cent, as printed: ``val 65.75%``."""
+    if name.endswith(PERCENT_SUFFIX) and value is not None:
+        return f"{name.removesuffix(PERCENT_SUFFIX)} {figure(value)}%"
+    return f"{name} {figure(value)}"
+
+
 def figure(value: float | None) -> str:
     if value is None:
         return "?"
@@ -890,7 +898,7 @@ def _set_lines(items: Sequence[tuple[str, float | None, int | None]]) -> list[st
     for label, group in (("Eval", [item for item in items if item not in tested]), ("Test", tested)):
         shown, more = shown_evals(group)
         if shown:
-            lines.append(f"{label} " + " · ".join(f"{name} {figure(value)}" for name, value, _ in shown) + more_evals(more))
+            lines.append(f"{label} " + " · ".join(eval_figure(name, value) for name, value, _ in shown) + more_evals(more))
     return lines
 
 
