@@ -705,6 +705,9 @@ REAL_FORMATS = {
     "generic-yoruba-adr-file-run-results-steps-9900-10050-of-100000-bracketed-level-validation-perplexity.log": "generic",
     "generic-keras-issue13517-fit-generator-epochs-1-2-of-2-then-evaluate-bar-8000-no-loss.log": "generic",
     "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log": "generic",
+    # a trainer's start-up through loguru, no miner message: never the miner's
+    "loguru-startup-bytetrack-issue134-launch-banner-rank-init-no-iteration.log": "generic",
+    "loguru-startup-diffusiontrack-issue4-args-and-exp-table-no-iteration.log": "generic",
 }
 
 
@@ -908,3 +911,15 @@ def test_evaluations_alone_are_a_run_caught_evaluating() -> None:
     mlx = ["Starting training..., iters: 1000", "Iter 1: Val loss 199.480, Val took 0.785s"]
     assert detect(mlx) == "generic"
     assert detect(mlx[1:]) is None
+
+
+def test_a_loguru_log_with_no_miner_message_is_never_the_miner_s() -> None:
+    """The miner's signature is any loguru record: without one of its own messages the log is some trainer's start-up."""
+    startup = [
+        "2022-01-21 00:38:27.978 | INFO     | yolox.core.launch:_distributed_worker:184 - Rank 1 initialization finished.",
+        "2022-01-21 00:38:28.020 | INFO     | yolox.core.launch:_distributed_worker:184 - Rank 0 initialization finished.",
+    ]
+    assert detect(startup) == "generic"
+    # the miner's own first message among the same records: the miner's
+    miner = "2026-09-13 21:02:10.114 | INFO     | miner.new_miner:run_miner:1723 - 🚀 Starting miner 🚀"
+    assert detect([miner, *startup]) == "iota"

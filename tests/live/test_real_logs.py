@@ -1904,6 +1904,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 4451, "total_steps": 4451, "loss": 0.0266, "step_seconds": 0.000742, "finished": True, "stalled": False,
       "eval": {"val_loss": {"value": 0.0265, "step": None}, "val_accuracy": {"value": 0.9983, "step": None},
                "test_loss": {"value": 0.0267, "step": None}, "test_accuracy": {"value": 0.9983, "step": None}}}),
+    # a YOLOX-based trainer's start-up through loguru (the record the IOTA miner prints), no miner message and no
+    # iteration yet: the generic reader's, waiting for its first step, never the miner's
+    ("loguru-startup-bytetrack-issue134-launch-banner-rank-init-no-iteration.log", T0, "end", "waiting for first step",
+     "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None, "crash": None}),
+    ("loguru-startup-diffusiontrack-issue4-args-and-exp-table-no-iteration.log", T0, "end", "waiting for first step",
+     "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None, "crash": None}),
 ]  # fmt: skip
 
 

@@ -109,9 +109,11 @@ def detect(lines: Sequence[str]) -> str | None:
         if BY_NAME[name].kind == _FALLBACK.kind and _steps_unread(name, lines, counts[name]):
             return _FALLBACK.name
         own = BY_NAME[name].own_messages
-        if own is not None and not own(lines) and _holds_steps(lines):
-            # A signature that is also other programs' with none of its own messages: the fallback reader takes
-            # the log when it reads a run in it (cvpods' evaluation tables printed through loguru, no miner line)
+        if own is not None and not own(lines):
+            # A signature that is also other programs' with none of its own messages is no sign of that program: the
+            # log is some trainer's printed through loguru, which the fallback reader takes, whether it reads a run
+            # in it (cvpods' evaluation tables) or none yet (YOLOX's and ByteTrack's start-up: ranks initialised,
+            # its arguments, no iteration yet): never the miner's
             return _FALLBACK.name
         return name
     for spec in FORMATS:
