@@ -708,6 +708,7 @@ REAL_FORMATS = {
     # a trainer's start-up through loguru, no miner message: never the miner's
     "loguru-startup-bytetrack-issue134-launch-banner-rank-init-no-iteration.log": "generic",
     "loguru-startup-diffusiontrack-issue4-args-and-exp-table-no-iteration.log": "generic",
+    "generic-ctgan-issue298-epoch-lines-loss-g-loss-d-per-network-epochs-1-3.log": "generic",
 }
 
 

@@ -1910,6 +1910,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None, "crash": None}),
     ("loguru-startup-diffusiontrack-issue4-args-and-exp-table-no-iteration.log", T0, "end", "waiting for first step",
      "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None, "crash": None}),
+    # CTGAN's epoch lines, a loss for each network (``Loss G:  1.7863,Loss D: -0.3639``): none is the loss, each shown by
+    # its name; a line an epoch, no time
+    ("generic-ctgan-issue298-epoch-lines-loss-g-loss-d-per-network-epochs-1-3.log", T0, "end", "epoch 3 · no timing",
+     "measuring", {"step": 3, "total_steps": None, "loss": None, "step_seconds": None, "step_unit": "epoch",
+                   "figures": {"loss/Loss G": 1.3633, "loss/Loss D": -0.0441}}),
 ]  # fmt: skip
 
 
@@ -2452,6 +2457,7 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, eval",
     "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log":
         "step, total, epoch, loss, step time, eval",
+    "generic-ctgan-issue298-epoch-lines-loss-g-loss-d-per-network-epochs-1-3.log": "step, epoch",
 }  # fmt: skip
 
 
