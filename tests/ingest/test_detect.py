@@ -709,6 +709,8 @@ REAL_FORMATS = {
     "loguru-startup-bytetrack-issue134-launch-banner-rank-init-no-iteration.log": "generic",
     "loguru-startup-diffusiontrack-issue4-args-and-exp-table-no-iteration.log": "generic",
     "generic-ctgan-issue298-epoch-lines-loss-g-loss-d-per-network-epochs-1-3.log": "generic",
+    "keras-eip4-assign2-readme-train-on-60000-samples-epochs-1-4-of-20-whole-seconds-per-sample-bar.log": "generic",
+    "keras-mnrmja007-readme-keras1-checkpoint-glued-bars-epochs-1-4-of-20-two-seconds.log": "generic",
 }
 
 

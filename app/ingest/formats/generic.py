@@ -2609,6 +2609,8 @@ class GenericParser(StepLines[_Line]):
                 rates.append((TOTAL_PART + "episodes", named.value))
             elif named.kin is Kin.REWARD:
                 rates.append(("reward", named.value))
+            elif named.kin is Kin.EPOCH_TIME:
+                rates.append((EPOCH_SECONDS, named.value))
             elif named.kin is Kin.TIME and not (named.name == "time" and step_seconds is not None):
                 rates.append((TIME_PART + (named.printed or named.name), named.value))
             elif named.kin is Kin.MEMORY:
@@ -3261,6 +3263,10 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
     line = _Line("step", at, keras.readings, bar=bar, text=s, epoch_above=True)
     if _BAR_EVAL_HINT.search(keras.rest) is not None:
         line.named = tuple(n for n in beside(keras.rest) if n.kin is Kin.EVAL)  # (its ``val_accuracy: 0.9590``)
+    if keras.step_seconds is None and keras.bar_seconds:
+        # A full bar's epoch time rounded to the second (Keras 1's ``60000/60000 [====] - 7s - loss: …``): the epoch's
+        # time as printed, no step's (7 s over 60000 of a count whose unit, steps or samples, is unsaid)
+        line.named = (*line.named, Named(Kin.EPOCH_TIME, "epoch time", keras.bar_seconds, "epoch time"))
     return line
 
 
