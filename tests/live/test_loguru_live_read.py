@@ -140,3 +140,25 @@ def test_a_real_file_appended_a_line_at_a_time_is_read_as_its_whole(
     snap = live.snap()
     assert snap.format == expected and snap.source.lines_read == len(lines)
     assert seen - {None} == {expected}
+
+
+TRACEBACK = [
+    "Traceback (most recent call last):",
+    '  File "tools/train.py", line 120, in <module>',
+    "    main()",
+    "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB",
+]
+
+
+@pytest.mark.parametrize("name", (LOGURU_TRAINERS[0], LOGURU_TRAINERS[2]))
+def test_a_crash_after_a_trainer_s_loguru_records_is_no_miner_message(name: str) -> None:
+    """Composed: a real loguru trainer's lines (ByteTrack #134's start-up, DAMO-YOLO #22's iteration, save and
+    evaluation's start), then a Python traceback. A traceback is any program's: the log is the generic reader's and
+    crashed, read whole or a few lines at a time (the crash once made the whole file the miner's)."""
+    lines = body(name) + TRACEBACK
+    whole = read_whole(lines).snapshot(NOW)
+    assert (whole.format, whole.state) == ("generic", "crashed")
+    for batch in BATCHES:
+        monitor, formats = read_live(lines, batch)
+        assert "iota" not in formats
+        assert (monitor.snapshot(NOW).format, monitor.snapshot(NOW).state) == ("generic", "crashed")
