@@ -724,6 +724,12 @@ REAL_FORMATS = {
     "generic-ai-applications-in-industry-lstm-epoch-bars-1-to-4-train-val-loss-lines-early-stopping.log": "generic",
     "generic-pgl-issue128-ogb-products-run-00-epochs-49-to-99-loss-train-valid-test-percent.log": "generic",
     "generic-sagn-issue1-papers100m-epochs-26-to-34-best-val-loss-accs-train-val-test.log": "generic",
+    # a trainer's start-up through loguru, no miner message: never the miner's
+    "loguru-startup-bytetrack-issue134-launch-banner-rank-init-no-iteration.log": "generic",
+    "loguru-startup-diffusiontrack-issue4-args-and-exp-table-no-iteration.log": "generic",
+    "generic-ctgan-issue298-epoch-lines-loss-g-loss-d-per-network-epochs-1-3.log": "generic",
+    "keras-eip4-assign2-readme-train-on-60000-samples-epochs-1-4-of-20-whole-seconds-per-sample-bar.log": "generic",
+    "keras-mnrmja007-readme-keras1-checkpoint-glued-bars-epochs-1-4-of-20-two-seconds.log": "generic",
 }
 
 
@@ -927,3 +933,15 @@ def test_evaluations_alone_are_a_run_caught_evaluating() -> None:
     mlx = ["Starting training..., iters: 1000", "Iter 1: Val loss 199.480, Val took 0.785s"]
     assert detect(mlx) == "generic"
     assert detect(mlx[1:]) is None
+
+
+def test_a_loguru_log_with_no_miner_message_is_never_the_miner_s() -> None:
+    """The miner's signature is any loguru record: without one of its own messages the log is some trainer's start-up."""
+    startup = [
+        "2022-01-21 00:38:27.978 | INFO     | yolox.core.launch:_distributed_worker:184 - Rank 1 initialization finished.",
+        "2022-01-21 00:38:28.020 | INFO     | yolox.core.launch:_distributed_worker:184 - Rank 0 initialization finished.",
+    ]
+    assert detect(startup) == "generic"
+    # the miner's own first message among the same records: the miner's
+    miner = "2026-09-13 21:02:10.114 | INFO     | miner.new_miner:run_miner:1723 - 🚀 Starting miner 🚀"
+    assert detect([miner, *startup]) == "iota"

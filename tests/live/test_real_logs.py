@@ -1375,9 +1375,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # Keras' fit on arrays (``Train on 25000 samples``): its bars count samples, each full one its epoch; 49 s the last
     ("keras-deep-learning-illustrated-lstm-sentiment-train-on-25000-samples-epochs-1-4-of-4-ms-per-step.log", T0, T0,
      "done · epoch 4/4", "done", {"step": 4, "total_steps": 4, "loss": 0.2018, "step_seconds": 49.0, "finished": True}),
-    # Keras 2.0's ``Train on 15000 samples`` and bars with the epoch's ``1s`` alone (too coarse to time it)
+    # Keras 2.0's ``Train on 15000 samples`` and bars with the epoch's ``1s`` alone: the epoch's time as printed (the
+    # step is the epoch), never a sample's or a step's worked out of it
     ("keras-deep-learning-with-python-3-5-imdb-train-on-15000-samples-epochs-1-20-of-20-epoch-time-only.log", T0, T0,
-     "done · epoch 20/20", "done", {"step": 20, "total_steps": 20, "loss": 0.0031, "step_seconds": None, "finished": True}),
+     "done · epoch 20/20", "done", {"step": 20, "total_steps": 20, "loss": 0.0031, "step_seconds": 1.0, "finished": True}),
     # python logging's time with a literal ``.%f`` (time.strftime has no %f) and ``train.py:254[27649] INFO `` fields, each
     # line led by the paste's space: the dates read, the messages peeled, the test set's loss is the epoch's evaluation
     ("generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log", T0, "end",
@@ -2017,6 +2018,30 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "eval": {"train": {"value": 0.7431, "step": 34}, "val": {"value": 0.7075, "step": 34},
                "test": {"value": 0.6737, "step": 34}, "best_val": {"value": 0.7087, "step": 33},
                "best_test": {"value": 0.6757, "step": 33}}}),
+    # a YOLOX-based trainer's start-up through loguru (the record the IOTA miner prints), no miner message and no
+    # iteration yet: the generic reader's, waiting for its first step, never the miner's
+    ("loguru-startup-bytetrack-issue134-launch-banner-rank-init-no-iteration.log", T0, "end", "waiting for first step",
+     "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None, "crash": None}),
+    ("loguru-startup-diffusiontrack-issue4-args-and-exp-table-no-iteration.log", T0, "end", "waiting for first step",
+     "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None, "crash": None}),
+    # CTGAN's epoch lines, a loss for each network (``Loss G:  1.7863,Loss D: -0.3639``): none is the loss, each shown by
+    # its name; a line an epoch, no time
+    ("generic-ctgan-issue298-epoch-lines-loss-g-loss-d-per-network-epochs-1-3.log", T0, "end", "epoch 3 · no timing",
+     "measuring", {"step": 3, "total_steps": None, "loss": None, "step_seconds": None, "step_unit": "epoch",
+                   "figures": {"loss/Loss G": 1.3633, "loss/Loss D": -0.0441}}),
+    # Keras 2 on arrays (``Train on 60000 samples``): a full bar of the samples is its epoch, its time in whole seconds
+    # under ten (``- 5s 90us/step``): the epoch's 5 s as printed, the step being the epoch; 90 us is a sample's
+    ("keras-eip4-assign2-readme-train-on-60000-samples-epochs-1-4-of-20-whole-seconds-per-sample-bar.log", T0, "end",
+     "epoch 4/20 · …", "measuring",
+     {"step": 4, "total_steps": 20, "loss": 0.0427, "step_seconds": 5.0,
+      "eval": {"val_loss": {"value": 0.0412, "step": 4}, "val_acc": {"value": 0.9868, "step": 4}}}),
+    # Keras 1's full bar with its epoch's time rounded to the second (``33600/33600 [====] - 2s - loss: …``), no ``Train
+    # on`` line, no batch size: the epoch's 2 s as printed, no step's time made of it (the README's ``# Epoch 4/20``
+    # headers are a comment to the reader: the bar's count is the position)
+    ("keras-mnrmja007-readme-keras1-checkpoint-glued-bars-epochs-1-4-of-20-two-seconds.log", T0, "end",
+     "33600/33600 in the pass · …", "measuring",
+     {"step": 33600, "loss": 0.1116, "step_seconds": None, "figures": {"epoch_seconds": 2.0},
+      "eval": {"val_loss": {"value": 0.0716, "step": None}, "val_acc": {"value": 0.9785, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -2582,6 +2607,7 @@ GENERIC_READ = {
         "step, epoch, loss, step time, elapsed, ETA, eval",
     "generic-pgl-issue128-ogb-products-run-00-epochs-49-to-99-loss-train-valid-test-percent.log": "step, epoch, loss, eval",
     "generic-sagn-issue1-papers100m-epochs-26-to-34-best-val-loss-accs-train-val-test.log": "step, epoch, step time, eval",
+    "generic-ctgan-issue298-epoch-lines-loss-g-loss-d-per-network-epochs-1-3.log": "step, epoch",
 }  # fmt: skip
 
 

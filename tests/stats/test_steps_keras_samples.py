@@ -58,9 +58,10 @@ def test_a_bar_of_another_total_than_the_samples_is_read_as_before(tmp_path: Pat
     # 25,000 samples an epoch, 49 s the last (its "2ms/step" a sample's: 49 / 25,000 = 1.96 ms); epoch 4 of 4: fit over
     ("keras-deep-learning-illustrated-lstm-sentiment-train-on-25000-samples-epochs-1-4-of-4-ms-per-step.log",
      "done · epoch 4/4", 0.2018, 49.0),
-    # 15,000 samples an epoch in "1s" each (whole seconds under ten: no time); epoch 20 of 20
+    # 15,000 samples an epoch in "1s" each (whole seconds under ten: the epoch's time as printed, no sample's or step's
+    # made of it); epoch 20 of 20
     ("keras-deep-learning-with-python-3-5-imdb-train-on-15000-samples-epochs-1-20-of-20-epoch-time-only.log",
-     "done · epoch 20/20", 0.0031, None),
+     "done · epoch 20/20", 0.0031, 1.0),
 ])  # fmt: skip
 def test_real_fits_on_arrays_read_their_epochs_not_their_samples_as_steps(
     tmp_path: Path, name: str, status: str, loss: float, seconds: float | None

@@ -109,9 +109,11 @@ def detect(lines: Sequence[str]) -> str | None:
         if BY_NAME[name].kind == _FALLBACK.kind and _steps_unread(name, lines, counts[name]):
             return _FALLBACK.name
         own = BY_NAME[name].own_messages
-        if own is not None and not own(lines) and _holds_steps(lines):
-            # A signature that is also other programs' with none of its own messages: the fallback reader takes
-            # the log when it reads a run in it (cvpods' evaluation tables printed through loguru, no miner line)
+        if own is not None and not own(lines):
+            # A signature that is also other programs' with none of its own messages is no sign of that program: the
+            # log is some trainer's printed through loguru, which the fallback reader takes, whether it reads a run
+            # in it (cvpods' evaluation tables) or none yet (YOLOX's and ByteTrack's start-up: ranks initialised,
+            # its arguments, no iteration yet): never the miner's
             return _FALLBACK.name
         return name
     for spec in FORMATS:
@@ -268,6 +270,10 @@ class FormatWatch:
     A switch needs ``needed`` signature lines of one other format with none of the current
     one's in between (a stray line that merely looks foreign never switches). The lines since
     the first foreign signature are kept, so the new parser reads the new stage from its start.
+    A format whose signature is also other programs' (``own_messages``: the miner's loguru record)
+    needs its own messages among those lines too, as ``detect`` does: a trainer printing through
+    loguru (YOLOX's start-up, DAMO-YOLO's save and evaluation records) never becomes the miner,
+    whether its lines come one at a time or all at once.
     """
 
     KEEP_LINES = 500
@@ -277,6 +283,10 @@ class FormatWatch:
         self.needed = needed
         self._counts: Counter[str] = Counter()
         self._since_first: list[str] = []
+        # Per format with ``own_messages``: how many of ``_since_first``'s lines were asked for its messages (each
+        # line is asked once), and the formats whose messages were found among them.
+        self._asked: Counter[str] = Counter()
+        self._heard: set[str] = set()
 
     def see(self, lines: Sequence[str]) -> list[str] | None:
         """Take new lines; on a switch set ``current`` and return the lines to read again.
@@ -291,8 +301,7 @@ class FormatWatch:
         if lines:
             last = signature(lines[-1], self.current)
             if last is not None and same_family(last, self.current):
-                self._counts.clear()
-                self._since_first = []
+                self._forget()
                 return None
         for i, line in enumerate(lines):
             name = signature(line, self.current)
@@ -300,19 +309,39 @@ class FormatWatch:
                 name is None and own_line is not None and self._counts and own_line(line)
             ):
                 # The current format's own line (the fallback reader's: a step line it reads).
-                self._counts.clear()
-                self._since_first = []
+                self._forget()
                 continue
             if name is not None:
                 self._counts[name] += 1
             if self._counts:
                 self._since_first.append(line)
                 if len(self._since_first) > self.KEEP_LINES:
+                    dropped = len(self._since_first) - self.KEEP_LINES
                     self._since_first = self._since_first[-self.KEEP_LINES :]
-            if name is not None and self._counts[name] >= self.needed:
+                    for other in self._asked:
+                        self._asked[other] = max(0, self._asked[other] - dropped)
+            if name is not None and self._counts[name] >= self.needed and self._speaks(name):
                 self.current = name
                 replay = self._since_first + lines[i + 1 :]
-                self._counts.clear()
-                self._since_first = []
+                self._forget()
                 return replay
         return None
+
+    def _speaks(self, name: str) -> bool:
+        """True when format ``name``'s own messages are among the lines since the first foreign signature, or its
+        signature is its own (no ``own_messages``). The lines not asked yet are asked, once each."""
+        own = BY_NAME[name].own_messages
+        if own is None or name in self._heard:
+            return True
+        start = self._asked[name]
+        self._asked[name] = len(self._since_first)
+        if start < len(self._since_first) and own(self._since_first[start:]):
+            self._heard.add(name)
+        return name in self._heard
+
+    def _forget(self) -> None:
+        """The current format's line: no other is taking over."""
+        self._counts.clear()
+        self._since_first = []
+        self._asked.clear()
+        self._heard.clear()

@@ -84,6 +84,7 @@ from .grammar import (
     batch_unplaced,
     json_reading,
     lookup,
+    loss_words,
     normalise,
     pairs,
 )
@@ -1285,6 +1286,9 @@ class GenericParser(StepLines[_Line]):
                 headed = _headed_loss(named_unknown)  # (the textual-inversion bar's ``dataset loss: 0.1425575: 1%|…``)
                 if headed is not None:
                     readings.append(headed)
+                elif not parts:
+                    # (a GAN's losses in Lightning's bar, none the model's: ``aeloss_step=1.41e+5, discloss_step=0.000``)
+                    parts = _named_loss_parts(named_unknown)
             glued = _GLUED_EPOCH.search(head) or _STAGE_EPOCH_BAR.fullmatch(head)
             if glued is not None and not any(r.field is Field.EPOCH for r in readings):
                 readings.append(Reading(Field.EPOCH, "epoch", float(glued.group(1))))
@@ -1518,7 +1522,10 @@ class GenericParser(StepLines[_Line]):
         # An epoch with the learning rate it begins with and nothing else is the epoch begun, no record of it (``Epoch: 8``
         # then ``Learning rate: 0.049932`` over the epoch's bar, a ResNet trainer's)
         line.begun = (not lossy and not unknown and {r.field for r in readings} == {Field.EPOCH, Field.LR})
-        figured = not line.begun and (lossy or any(r.field in _FIGURES for r in readings))
+        figured = not line.begun and (lossy or any(r.field in _FIGURES for r in readings)
+                                      # (a GAN's losses a network each, none the model's: CTGAN's ``Epoch 1, Loss G:
+                                      # 1.7863,Loss D: -0.3639``)
+                                      or ("oss" in s and bool(_part_losses(s))))
         if figured and not self._counted_steps and not any(r.field is Field.STEP for r in readings):
             # ``Epoch 005 loss 9.5198 | train 2.2s``: a loop that logs once an epoch counts its
             # epochs; the epoch that leads the record is its position (a log of step lines keeps
@@ -2748,6 +2755,8 @@ class GenericParser(StepLines[_Line]):
                 rates.append((TOTAL_PART + "episodes", named.value))
             elif named.kin is Kin.REWARD:
                 rates.append(("reward", named.value))
+            elif named.kin is Kin.EPOCH_TIME:
+                rates.append((EPOCH_SECONDS, named.value))
             elif named.kin is Kin.TIME and not (named.name == "time" and step_seconds is not None):
                 rates.append((TIME_PART + (named.printed or named.name), named.value))
             elif named.kin is Kin.MEMORY:
@@ -2953,14 +2962,14 @@ _ONE_NETWORK = re.compile(r"[a-z]\d?")
 
 def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading | None:
     """The loss of a step record that names its one loss with a qualifier no rule knows (``dataset loss: 0.14``,
-    ``loss_net: 0.94``, ``recon loss 3.2``): read by its head word, ``loss``; None when it names several (the
-    parts of a loss, none the model's) or none."""
+    ``loss_net: 0.94``, ``recon loss 3.2``, the word glued to it and Lightning's ``_step`` after it: ``aeloss_step``):
+    read by its head word, ``loss``; None when it names several (the parts of a loss, none the model's) or none."""
     found: Reading | None = None
     for raw, _paren, value_text, unit in unknown:
         if unit is not None:
             continue
-        words = normalise(raw).split(" ")
-        if not 2 <= len(words) <= 3:
+        words = loss_words(normalise(raw))
+        if words is None or not 2 <= len(words) <= 3:
             continue
         if words[-1] != "loss" and not (len(words) == 2 and words[0] == "loss" and words[1] not in _NOT_LOSS_TAILS):
             continue
@@ -2975,6 +2984,26 @@ def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Read
             return None
         found = Reading(Field.LOSS, " ".join(words), value)
     return found
+
+
+def _named_loss_parts(unknown: list[tuple[str, str | None, str, str | None]]) -> tuple[tuple[str, float], ...]:
+    """A record's losses, each named for its part or its network (a GAN's ``g_loss``, ``d_loss``; taming-transformers'
+    ``aeloss_step``, ``discloss_step``; latent diffusion's ``train/loss_simple_step``, ``train/loss_vlb_step``), under
+    their names as printed: none is the model's one loss and no one loss is made of them. An evaluation's loss, a loss's
+    scale or weight are none; nor is a loss's epoch mean (``aeloss_epoch``) beside its step's value. None when fewer
+    than two."""
+    named: list[tuple[str, list[str], float]] = []
+    for raw, _paren, value_text, unit in unknown:
+        words = loss_words(normalise(raw))
+        value = number(value_text)
+        if (unit is not None or words is None or value is None or set(words) & EVAL_WORDS
+                or words[-1] in _NOT_LOSS_TAILS):
+            continue
+        named.append((raw, words, value))
+    stepped = {" ".join(words) for _, words, _ in named}
+    parts = tuple((LOSS_PART + raw, value) for raw, words, value in named
+                  if not (words[-1] == "epoch" and " ".join(words[:-1]) in stepped))
+    return parts if len(parts) >= 2 else ()
 
 
 # The reward an episode's line prints: its running mean where it prints one (``Avg. reward: -19.900``), else its own;
@@ -3402,6 +3431,10 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
     line = _Line("step", at, keras.readings, bar=bar, text=s, epoch_above=True)
     if _BAR_EVAL_HINT.search(keras.rest) is not None:
         line.named = tuple(n for n in beside(keras.rest) if n.kin is Kin.EVAL)  # (its ``val_accuracy: 0.9590``)
+    if keras.step_seconds is None and keras.bar_seconds:
+        # A full bar's epoch time rounded to the second (Keras 1's ``60000/60000 [====] - 7s - loss: …``): the epoch's
+        # time as printed, no step's (7 s over 60000 of a count whose unit, steps or samples, is unsaid)
+        line.named = (*line.named, Named(Kin.EPOCH_TIME, "epoch time", keras.bar_seconds, "epoch time"))
     return line
 
 
@@ -3499,9 +3532,12 @@ _COUNT_THEN_POSITION = re.compile(r"(\d{1,6}):\s{1,4}\[\s*(\d{1,12})\s*/\s*(\d{1
 # (dcgan.torch's ``Err_G: 2.5104  Err_D: 1.0969``: each network's criterion, named ``err`` and the network's letter)
 _PART_LOSS = re.compile(
     rf"(?i)(?<![\w/])((?:[A-Za-z]\w{{0,15}}[ _])?loss(?:[ _][A-Za-z]\w{{0,15}})?|err[ _]?[A-Za-z]\d?"
+    # a loss's word glued to its qualifier or its network's letter (taming-transformers' ``aeloss``, ``discloss``; a
+    # GAN's ``lossG``, ``lossD``)
+    rf"|[a-z]{{2,8}}loss(?:_step)?|(?-i:loss[A-Z]\d?)"
     # a part named in camelCase, its word run together with ``Loss`` (gluon-cv's YOLOv3: ``ObjLoss=32.955,
     # BoxCenterLoss=15.595, BoxScaleLoss=7.636, ClassLoss=21.479``)
-    rf"|(?-i:[A-Z][a-z]{{1,12}}(?:[A-Z][a-z]{{1,12}}){{0,3}}Loss))\s?[:=]\s?({NUM})")
+    rf"|(?-i:[A-Z][a-z]{{1,12}}(?:[A-Z][a-z]{{1,12}}){{0,3}}Loss))\s?[:=]\s{{0,2}}({NUM})")
 _BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,30}:\s?-?\d)")
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).

@@ -277,6 +277,32 @@ _CAMEL_STAGE = re.compile(r"(?<![A-Za-z])(Val|Valid|Validation|Eval|Test|Dev|Tra
                           r"(?=(?:Loss|Acc|Accuracy|Error|Err|Mse|Mae|Rmse|Ppl|Perplexity|F1|Auc|Iou|Bleu|Wer|Cer)(?![a-z]))")
 
 
+# A loss's word glued to another (taming-transformers' ``aeloss``, ``discloss``: the autoencoder's and the discriminator's;
+# a GAN's ``lossG``, ``lossD``), normalised: its qualifier (two letters or more: ``closs``, ``gloss`` are words of their
+# own) or its network's letter.
+_GLUED_LOSS = re.compile(r"([a-z]{2,8})loss|loss([a-z]\d?)")
+
+
+def loss_words(name: str) -> list[str] | None:
+    """The words of a normalised name that names a loss, its glued loss word parted (``aeloss step`` → ``ae loss``) and
+    Lightning's ``_step`` suffix (the step's value, beside the epoch's mean ``_epoch``) dropped; None when no word of it
+    is a loss's."""
+    words: list[str] = []
+    for word in name.split(" "):
+        glued = _GLUED_LOSS.fullmatch(word) if word != "loss" and "loss" in word else None
+        if glued is None:
+            words.append(word)
+        elif glued.group(1) is not None:
+            words += [glued.group(1), "loss"]
+        else:
+            words += ["loss", glued.group(2)]
+    if "loss" not in words:
+        return None
+    if len(words) > 2 and words[-1] == "step":
+        words.pop()
+    return words
+
+
 def normalise(key: str) -> str:
     """``Tokens/sec`` → ``tokens sec``; ``reduced_train_loss`` → ``reduced train loss``; ``ValLoss`` → ``val loss``."""
     if not key.islower():
@@ -320,6 +346,8 @@ def lookup(name: str) -> tuple[Field | None, str]:
                 return None, tail  # ``words/batch``, ``samples per batch``: a batch's size
             if before & SETTING_WORDS:
                 return None, tail
+            if tail == "step" and (words[i - 1] == "loss" or _GLUED_LOSS.fullmatch(words[i - 1])):
+                return None, tail  # Lightning's ``aeloss_step``: a loss's value at this step, never the position
             if episode_length(name):
                 return None, tail  # one episode's length (keras-rl's ``episode steps: 337``), never the run's position
             # (``global iteration 20/3402`` counts the run's, never one epoch's, even beside an epoch)

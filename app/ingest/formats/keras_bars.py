@@ -63,7 +63,7 @@ def keras_line(s: str) -> KerasLine | None:
             # its steps says it to the hundredth (as ``39s 1ms/sample`` over 37800 samples says 1.03 ms)
             whole = _EPOCH_BEFORE_STEP.match(rest)
             took = _epoch_seconds(whole.group(1), whole.group(2)) if whole is not None else None
-            if took is not None:
+            if took is not None and whole is not None and _to_the_step(whole.group(1), whole.group(2)):
                 seconds = took / n
                 note = f"the epoch's {whole.group(1)}{whole.group(2)} over its {n} {unit}" if whole is not None else None
         if note is None and unit == "samples" and per_step is not None:
@@ -72,7 +72,9 @@ def keras_line(s: str) -> KerasLine | None:
         if epoch_time is not None:
             rest = rest[epoch_time.end() :]
             took = _epoch_seconds(epoch_time.group(1), epoch_time.group(2))
-            seconds = took / n if took is not None else None  # the full bar's steps over the epoch's time
+            # the full bar's steps over the epoch's time; a time rounded to the second under ten (``- 7s -``) says no
+            # step's, only the epoch's, as printed (``bar_seconds``)
+            seconds = took / n if _to_the_step(epoch_time.group(1), epoch_time.group(2)) else None
         readings = pairs(_PER_STEP.sub("", rest))
         if seconds is None and not any(r.field is Field.LOSS for r in readings):
             return None
@@ -84,11 +86,16 @@ def keras_line(s: str) -> KerasLine | None:
     if alone is not None:
         readings = pairs(s[alone.end() :])
         if any(r.field is Field.LOSS for r in readings) and not any(r.field is Field.STEP for r in readings):
-            return KerasLine(readings, epoch_seconds=_epoch_seconds(alone.group(1), alone.group(2)) or 0.0)
+            return KerasLine(readings, epoch_seconds=_epoch_seconds(alone.group(1), alone.group(2)))
     return None
 
 
-def _epoch_seconds(value: str, unit: str) -> float | None:
-    """An epoch's printed time in seconds, or None where its rounding says too little (``3s``)."""
-    seconds = float(value) / (1e3 if unit == "ms" else 1.0)
-    return seconds if unit == "ms" or "." in value or seconds >= MIN_ROUNDED_EPOCH_SECONDS else None
+def _epoch_seconds(value: str, unit: str) -> float:
+    """An epoch's time in seconds, as printed (Keras 1's ``- 7s -``: the epoch took 7 s, rounded)."""
+    return float(value) / (1e3 if unit == "ms" else 1.0)
+
+
+def _to_the_step(value: str, unit: str) -> bool:
+    """Whether an epoch's printed time says its steps' time: a whole second's rounding is more than 5 % of a time under
+    ten seconds (``3s``), which then says the epoch's time alone."""
+    return unit == "ms" or "." in value or float(value) >= MIN_ROUNDED_EPOCH_SECONDS

@@ -200,11 +200,12 @@ def _sn38(spec: FormatSpec) -> LogParser:
 
 
 def _miner_messages(lines: Sequence[str]) -> bool:
-    """True when the IOTA parser reads a miner's own message (not just errors) in these lines."""
+    """True when the IOTA parser reads a miner's own message (not just errors, nor a crash: a traceback is any
+    program's) in these lines."""
     from ...stats.events import ErrorLogged, Tick
 
     events = create_parser("iota").feed(list(lines[-SNIFF_LINES:]))
-    return any(not isinstance(event, (Tick, ErrorLogged)) for event in events)
+    return any(not isinstance(event, (Tick, ErrorLogged, WorkerCrashed)) for event in events)
 
 
 def _generic_steps(lines: Sequence[str]) -> bool:

@@ -194,9 +194,9 @@ def test_keras_bars_take_the_epoch_printed_above_them() -> None:
           "3083s - loss: 1.7197 - acc: 0.5893 - val_loss: 0.3504 - val_acc: 0.8959", "Epoch 2/10",
           "3086s - loss: 0.6644 - acc: 0.8074 - val_loss: 0.2832 - val_acc: 0.9182"],
          [(1, 10, 1, 1.7197, 3083.0), (2, 10, 2, 0.6644, 3086.0)]),
-        # Composed in Keras 2's words: the leading ``- `` and a time under ten seconds, whose whole-second
-        # rounding is more than 5 %: the epoch is read, its time is not
-        (["Epoch 7/20", " - 4s - loss: 0.3100 - val_loss: 0.3500"], [(7, 20, 7, 0.31, None)]),
+        # Composed in Keras 2's words: the leading ``- `` and a time under ten seconds, rounded to the second: the
+        # epoch is read, and its time as printed (the line is the epoch: 4 s an epoch)
+        (["Epoch 7/20", " - 4s - loss: 0.3100 - val_loss: 0.3500"], [(7, 20, 7, 0.31, 4.0)]),
     ],
 )
 def test_keras_1_epoch_lines_are_their_epochs_with_their_time(
