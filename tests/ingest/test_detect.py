@@ -705,6 +705,9 @@ REAL_FORMATS = {
     "generic-yoruba-adr-file-run-results-steps-9900-10050-of-100000-bracketed-level-validation-perplexity.log": "generic",
     "generic-keras-issue13517-fit-generator-epochs-1-2-of-2-then-evaluate-bar-8000-no-loss.log": "generic",
     "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log": "generic",
+    "generic-catboost-issue541-verbose-100-learn-test-best-total-remaining-to-600.log": "generic",
+    "generic-catboost-optuna-issue4295-learn-only-iterations-1487-1492-remaining-0us.log": "generic",
+    "generic-xgboost-spark-issue2945-akka-level-date-rounds-962-968-train-test-rmse.log": "generic",
 }
 
 

@@ -1904,6 +1904,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 4451, "total_steps": 4451, "loss": 0.0266, "step_seconds": 0.000742, "finished": True, "stalled": False,
       "eval": {"val_loss": {"value": 0.0265, "step": None}, "val_accuracy": {"value": 0.9983, "step": None},
                "test_loss": {"value": 0.0267, "step": None}, "test_accuracy": {"value": 0.9983, "step": None}}}),
+    # CatBoost's iteration lines: learn the loss as printed, test that iteration's evaluation (its best no figure of
+    # it), total its clock (28.9 s - 70.1 ms over 600 iterations), remaining its own time left
+    ("generic-catboost-issue541-verbose-100-learn-test-best-total-remaining-to-600.log", T0, T0, "step 600 · …",
+     "measuring", {"step": 600, "total_steps": None, "loss": 0.1498213, "loss_note": "learn", "trainer_eta_seconds": 19.2,
+                   "eval": {"test": {"value": 0.1367448, "step": 600}}, "finished": False}),
+    # CatBoost's learn alone behind an Optuna trial's line: 2 s of its clock over 5 iterations
+    ("generic-catboost-optuna-issue4295-learn-only-iterations-1487-1492-remaining-0us.log", T0, T0, "step 1492 · …",
+     "measuring", {"step": 1492, "total_steps": None, "loss": 0.0069318, "loss_note": "learn", "trainer_eta_seconds": 0.0,
+                   "eval": None}),
+    # XGBoost4J-Spark's rounds behind Akka's ``[INFO] [12/12/2017 17:27:40.819] [thread] [actor] ``: 66 ms over 6 rounds
+    ("generic-xgboost-spark-issue2945-akka-level-date-rounds-962-968-train-test-rmse.log", T0, "end", "step 968 · …",
+     "measuring", {"step": 968, "total_steps": None, "loss": 0.087129, "loss_note": "train-rmse",
+                   "eval": {"test_rmse": {"value": 0.087129, "step": 968}}}),
 ]  # fmt: skip
 
 
@@ -2446,6 +2459,9 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, eval",
     "generic-keras-ai-q2-pr16-notebook-epochs-96-100-of-100-then-evaluate-bar-2671-loss-accuracy.log":
         "step, total, epoch, loss, step time, eval",
+    "generic-catboost-issue541-verbose-100-learn-test-best-total-remaining-to-600.log": "step, loss, elapsed, ETA, eval",
+    "generic-catboost-optuna-issue4295-learn-only-iterations-1487-1492-remaining-0us.log": "step, loss, elapsed, ETA",
+    "generic-xgboost-spark-issue2945-akka-level-date-rounds-962-968-train-test-rmse.log": "step, loss, eval",
 }  # fmt: skip
 
 

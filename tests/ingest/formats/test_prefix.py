@@ -101,6 +101,13 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     # time, level, logger and function in one bracket parted by colons (datefmt ``%Y-%m-%d:%H:%M:%S``)
     ("[INFO:sockeye.training] ", None, None),
     ("[2024-05-01:12:00:00:INFO:sockeye.training:__call__] ", MAY_1, None),
+    # dmlc-core's logger (XGBoost's CLI, MXNet): a bracketed time of day, whole seconds, no date (dmlc/xgboost issue 956:
+    # ``[12:05:05] boosting round 0, 1.19209e-06 sec elapsed``): after the reference's midnight, so the day before's noon
+    ("[12:00:00] ", local(2024, 5, 31, 12, 0, 0), None),
+    # Akka's logger (XGBoost4J-Spark's tracker, dmlc/xgboost issue 2945): its level in brackets, then its time, thread and
+    # actor
+    ("[INFO] [05/01/2024 12:00:00.123] [RabitTracker-akka.actor.default-dispatcher-9] [akka://RabitTracker/user/Handler] ",
+     MAY_1 + 0.123, None),
 ]
 
 
@@ -143,6 +150,11 @@ def test_a_prefix_is_peeled_and_its_time_read(prefix: str, at: float | None, ran
         "2024-05-01_12-00-00.log saved",  # a file named by its stamp
         "2024-05-01 12:00:00%done",
         "    2024-05-01 12:00:00,123 - INFO - a README's code block keeps its copy's dates as text",
+        # CatBoost's iteration, its tab pasted as spaces: no srun label (catboost issue 274's and optuna issue 4295's pastes)
+        "13:     learn 0.2893642169passed: 17.7 sec      total: 6m 57s   remaining: 27m 49s",
+        "1492:     learn: 0.0069318        total: 10m 38s  remaining: 0us",
+        "0: test: 0.6570642 best: 0.6570642 (0) total: 70.1ms remaining: 1m 10s",
+        "[INFO] [5/100] loss 2.3",  # a bracketed level before no date: the record's own brackets after it
     ],
 )
 def test_a_line_without_a_prefix_is_left_alone(line: str) -> None:
