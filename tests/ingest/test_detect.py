@@ -708,6 +708,7 @@ REAL_FORMATS = {
     "generic-catboost-issue541-verbose-100-learn-test-best-total-remaining-to-600.log": "generic",
     "generic-catboost-optuna-issue4295-learn-only-iterations-1487-1492-remaining-0us.log": "generic",
     "generic-xgboost-spark-issue2945-akka-level-date-rounds-962-968-train-test-rmse.log": "generic",
+    "generic-steppy-googleai-object-detection-issue87-epoch-1-batch-12-sum.log": "generic",
 }
 
 

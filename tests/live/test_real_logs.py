@@ -1917,6 +1917,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-xgboost-spark-issue2945-akka-level-date-rounds-962-968-train-test-rmse.log", T0, "end", "step 968 · …",
      "measuring", {"step": 968, "total_steps": None, "loss": 0.087129, "loss_note": "train-rmse",
                    "eval": {"test_rmse": {"value": 0.087129, "step": 968}}}),
+    # steppy's ``epoch 1 batch 12 sum: 10.1``: the record's one figure, its loss by the maintainer's word, as printed
+    ("generic-steppy-googleai-object-detection-issue87-epoch-1-batch-12-sum.log", T0, "end", "epoch 1 · 12 in the epoch · …",
+     "measuring", {"step": 12, "total_steps": None, "loss": 10.1, "loss_note": "sum", "eval": None, "finished": False}),
 ]  # fmt: skip
 
 
@@ -2462,6 +2465,7 @@ GENERIC_READ = {
     "generic-catboost-issue541-verbose-100-learn-test-best-total-remaining-to-600.log": "step, loss, elapsed, ETA, eval",
     "generic-catboost-optuna-issue4295-learn-only-iterations-1487-1492-remaining-0us.log": "step, loss, elapsed, ETA",
     "generic-xgboost-spark-issue2945-akka-level-date-rounds-962-968-train-test-rmse.log": "step, loss, eval",
+    "generic-steppy-googleai-object-detection-issue87-epoch-1-batch-12-sum.log": "step, epoch, loss",
 }  # fmt: skip
 
 

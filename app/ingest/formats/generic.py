@@ -47,6 +47,7 @@ from .classes import (
     Kin,
     Named,
     beside,
+    kin_of,
     memory_figures,
     planned_epochs,
     position_scores,
@@ -1375,7 +1376,10 @@ class GenericParser(StepLines[_Line]):
             readings.extend(_day_clocks(s))
         if "|" in s and not any(r.field is Field.ELAPSED for r in readings):
             readings.extend(_last_clock(s))
-        line = _Line("step", at, readings, text=s, train=trained)
+        lone = _lone_figure(unknown, readings) if unknown and not record else None
+        if lone is not None:
+            readings.append(Reading(Field.LOSS, "loss", lone[1]))
+        line = _Line("step", at, readings, text=s, train=trained, loss_note=lone[0] if lone is not None else None)
         counters = _COUNTERS.match(s)
         if "l_" in s and not any(r.field is Field.LOSS for r in readings):
             named = [(name, value) for name, text in _L_LOSS.findall(s) if (value := number(text)) is not None]
@@ -2807,6 +2811,39 @@ _NOT_LOSS_QUALIFIERS = frozenset({"best", "least", "largest", "lowest", "highest
 
 
 _ONE_NETWORK = re.compile(r"[a-z]\d?")
+# Words that make a step record's one figure something other than the figure it trains by: a score, a reward, a count,
+# a size, a setting, a rate, a time, memory, a running extreme.
+_NOT_LONE = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
+                       "perplexity", "iou", "miou", "map", "em", "reward", "rewards", "return", "score", "size", "bs", "count", "num", "n", "total", "lr", "time",
+                       "speed", "fps", "memory", "mem", "gpu", "samples", "tokens", "images", "len", "length", "id",
+                       "seed", "rank", "dim", "top1", "top5", "prec", "psnr", "ssim", "dice", "r2", "ap", "grad", "norm",
+                       "best", "min", "max", "epochs", "steps", "iters", "batches", "workers", "eta", "remaining",
+                       "elapsed", "progress", "done", "left", "lambda", "alpha", "beta", "gamma", "temperature", "eps",
+                       "epsilon", "scale", "weight", "decay", "momentum", "warmup"})
+
+
+def _lone_figure(unknown: list[tuple[str, str | None, str, str | None]], readings: list[Reading]) -> tuple[str, float] | None:
+    """The one figure of a step record that prints nothing else beside its position, under a name no rule knows
+    (steppy's ``epoch 0 batch 418 sum: 2.32141``, its TrainingMonitor's ``epoch {} batch {} {name}: {loss}`` of the
+    summed losses; TEACH's ``Epoch 69: Train_rf 4.856e-01   Memory 10.0%``, its progress callback's ``Train_{loss}``): the
+    figure the loop reports each step, shown as its loss under the name as printed (name, value); None where the record
+    prints anything else but its position (a figure with its unit, memory's ``10.0%``, aside), more than one such figure,
+    a whole number, or a name that says it is another thing (a score, an evaluation's, a count, a rate, a setting)."""
+    if (not all(r.field in (Field.STEP, Field.EPOCH, Field.TOTAL) for r in readings)
+            or not any(r.field in (Field.STEP, Field.EPOCH) for r in readings)):
+        return None
+    unitless = [entry for entry in unknown if entry[3] is None]
+    if len(unitless) != 1:
+        return None
+    raw, paren, value_text, _ = unitless[0]
+    name = normalise(raw)
+    words = set(name.split(" "))
+    if paren is not None or words & (EVAL_WORDS | _NOT_LONE) or len(words) > 3 or kin_of(name, None) is not None:
+        return None
+    if value_text.lstrip("+-").isdigit():
+        return None  # a whole number counts something (DeepSpeed's ``step=3, skipped=0``): no loss so printed
+    value = number(value_text)
+    return None if value is None else (raw.strip(), value)
 
 
 def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading | None:
