@@ -2838,7 +2838,11 @@ def _lone_figure(unknown: list[tuple[str, str | None, str, str | None]], reading
     raw, paren, value_text, _ = unitless[0]
     name = normalise(raw)
     words = set(name.split(" "))
-    if paren is not None or words & (EVAL_WORDS | _NOT_LONE) or len(words) > 3 or kin_of(name, None) is not None:
+    if " " in raw.strip() or "-" in raw or paren is not None or "loss" in words or words & (EVAL_WORDS | _NOT_LONE):
+        # (prose, ``the loss was 2.3``; a loss's own name is the headed rules', ``load_balancing_loss``; a data set's
+        # metric, ``train-rmse``, the boosting rounds')
+        return None
+    if kin_of(name, None) is not None:
         return None
     if value_text.lstrip("+-").isdigit():
         return None  # a whole number counts something (DeepSpeed's ``step=3, skipped=0``): no loss so printed

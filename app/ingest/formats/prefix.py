@@ -59,12 +59,16 @@ _MONTH_DAY = re.compile(rf"\[?([A-Z][a-z]{{2}}) ([ \d]\d) {_CLOCK}\]?")
 _MD = re.compile(rf"\[?(\d\d)(-)(\d\d) {_CLOCK}\]?|\[(\d\d)(/)(\d\d) {_CLOCK}(?= [\w.<>-]{{1,120}}\]:)")
 # A time of day with no date leading the record (``%H:%M:%S``: VerSe's ``02:29:53: train iter: 0 …``, ``12:00:01.250 step
 # 5 …``), its colon or a space after it; dated by order (:meth:`PrefixReader.ordered_time_of_day`).
-# In brackets with its fraction (MAE/DeiT's ``misc.py`` prints ``[07:20:32.390498] `` before every line) or without
-# (dmlc-core's logger, XGBoost's and MXNet's native lines: ``[20:01:41] [9]\ttest-error:0.027195``, ``[17:10:29]
-# /xgboost/src/tree/updater_prune.cc:74: …``); closed by its bracket and a space, so tqdm's elapsed ``[00:05:12<…`` is
-# none: peeled and dated like the bare one, so the record behind it reads as its own (``Test:  [ 0/79]`` an evaluation's
-# pass, ``Training time 5:47:14`` the run's end, ``[9]\ttest-error:…`` a boosting round).
-_TIME_OF_DAY = re.compile(rf"{_CLOCK}:?(?= )|\[(\d\d):(\d\d):(\d\d)(?:[.,](\d{{3,9}}))?\](?= )")
+# In brackets with its fraction (MAE/DeiT's ``misc.py`` prints ``[07:20:32.390498] `` before every line), or whole
+# before what dmlc-core's logger writes behind its clock (XGBoost's CLI and MXNet: a boosting round, ``[20:01:41] [9]\t
+# test-error:0.027195``, ``[20:01:35] boosting round 9, 40.8379 sec elapsed``, or a source file's line, ``[17:10:29]
+# /xgboost/src/tree/updater_prune.cc:74: …``; another whole-second bracket may be an elapsed clock, ``[00:05:12] step
+# 100``, and tqdm's ``[00:05:12<…`` is one): peeled and dated like the bare one, so the record behind it reads as its
+# own (``Test:  [ 0/79]`` an evaluation's pass, ``Training time 5:47:14`` the run's end, ``[9]\ttest-error:…`` a round).
+_TIME_OF_DAY = re.compile(
+    rf"{_CLOCK}:?(?= )|\[(\d\d):(\d\d):(\d\d)(?:[.,](\d{{3,9}})\](?= )"
+    rf"|\](?= (?:\[\d{{1,9}}\]\s|boosting round \d|[\w./-]{{1,200}}\.(?:cc|cpp|cu|h):\d{{1,6}}: )))"
+)
 # absl/glog: level letter, month, day, time, thread id, file:line].
 _GLOG = re.compile(rf"[IWEF](\d\d)(\d\d) {_CLOCK}\s+\d+ [^\]\s]{{1,120}}\] ")
 # sockeye's own record: its time, level, logger and function in one bracket, parted by colons (``[%(asctime)s:%(levelname)s:

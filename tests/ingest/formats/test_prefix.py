@@ -101,9 +101,6 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     # time, level, logger and function in one bracket parted by colons (datefmt ``%Y-%m-%d:%H:%M:%S``)
     ("[INFO:sockeye.training] ", None, None),
     ("[2024-05-01:12:00:00:INFO:sockeye.training:__call__] ", MAY_1, None),
-    # dmlc-core's logger (XGBoost's CLI, MXNet): a bracketed time of day, whole seconds, no date (dmlc/xgboost issue 956:
-    # ``[12:05:05] boosting round 0, 1.19209e-06 sec elapsed``): after the reference's midnight, so the day before's noon
-    ("[12:00:00] ", local(2024, 5, 31, 12, 0, 0), None),
     # Akka's logger (XGBoost4J-Spark's tracker, dmlc/xgboost issue 2945): its level in brackets, then its time, thread and
     # actor
     ("[INFO] [05/01/2024 12:00:00.123] [RabitTracker-akka.actor.default-dispatcher-9] [akka://RabitTracker/user/Handler] ",

@@ -65,6 +65,7 @@ def test_a_time_that_breaks_the_order_dates_nothing() -> None:
     [
         "25:10:03 elapsed, step 4",  # a duration past a day: no time of day
         "[05:19:47<07:28, 1.56it/s] Epoch: [1]",  # tqdm's elapsed clock, its remaining time after it
+        "[05:19:47] Epoch: [1]  [1480/1504]",  # a whole-second bracket before no dmlc-core line may be an elapsed clock
         "[05:19:47]Epoch: [1]  [1480/1504]",  # no space after the bracket: no prefix
         "12:00:01,step 5",  # no space after it: no prefix
         "  12:00:01 step 5",  # indented: a copy's
