@@ -730,6 +730,10 @@ REAL_FORMATS = {
     "generic-ctgan-issue298-epoch-lines-loss-g-loss-d-per-network-epochs-1-3.log": "generic",
     "keras-eip4-assign2-readme-train-on-60000-samples-epochs-1-4-of-20-whole-seconds-per-sample-bar.log": "generic",
     "keras-mnrmja007-readme-keras1-checkpoint-glued-bars-epochs-1-4-of-20-two-seconds.log": "generic",
+    "generic-catboost-issue541-verbose-100-learn-test-best-total-remaining-to-600.log": "generic",
+    "generic-catboost-optuna-issue4295-learn-only-iterations-1487-1492-remaining-0us.log": "generic",
+    "generic-xgboost-spark-issue2945-akka-level-date-rounds-962-968-train-test-rmse.log": "generic",
+    "generic-steppy-googleai-object-detection-issue87-epoch-1-batch-12-sum.log": "generic",
 }
 
 

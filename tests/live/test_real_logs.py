@@ -2042,6 +2042,22 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "33600/33600 in the pass · …", "measuring",
      {"step": 33600, "loss": 0.1116, "step_seconds": None, "figures": {"epoch_seconds": 2.0},
       "eval": {"val_loss": {"value": 0.0716, "step": None}, "val_acc": {"value": 0.9785, "step": None}}}),
+    # CatBoost's iteration lines: learn the loss as printed, test that iteration's evaluation (its best no figure of
+    # it), total its clock (28.9 s - 70.1 ms over 600 iterations), remaining its own time left
+    ("generic-catboost-issue541-verbose-100-learn-test-best-total-remaining-to-600.log", T0, T0, "step 600 · …",
+     "measuring", {"step": 600, "total_steps": None, "loss": 0.1498213, "loss_note": "learn", "trainer_eta_seconds": 19.2,
+                   "eval": {"test": {"value": 0.1367448, "step": 600}}, "finished": False}),
+    # CatBoost's learn alone behind an Optuna trial's line: 2 s of its clock over 5 iterations
+    ("generic-catboost-optuna-issue4295-learn-only-iterations-1487-1492-remaining-0us.log", T0, T0, "step 1492 · …",
+     "measuring", {"step": 1492, "total_steps": None, "loss": 0.0069318, "loss_note": "learn", "trainer_eta_seconds": 0.0,
+                   "eval": None}),
+    # XGBoost4J-Spark's rounds behind Akka's ``[INFO] [12/12/2017 17:27:40.819] [thread] [actor] ``: 66 ms over 6 rounds
+    ("generic-xgboost-spark-issue2945-akka-level-date-rounds-962-968-train-test-rmse.log", T0, "end", "step 968 · …",
+     "measuring", {"step": 968, "total_steps": None, "loss": 0.087129, "loss_note": "train-rmse",
+                   "eval": {"test_rmse": {"value": 0.087129, "step": 968}}}),
+    # steppy's ``epoch 1 batch 12 sum: 10.1``: the record's one figure, its loss by the maintainer's word, as printed
+    ("generic-steppy-googleai-object-detection-issue87-epoch-1-batch-12-sum.log", T0, "end", "epoch 1 · 12 in the epoch · …",
+     "measuring", {"step": 12, "total_steps": None, "loss": 10.1, "loss_note": "sum", "eval": None, "finished": False}),
 ]  # fmt: skip
 
 
@@ -2608,6 +2624,10 @@ GENERIC_READ = {
     "generic-pgl-issue128-ogb-products-run-00-epochs-49-to-99-loss-train-valid-test-percent.log": "step, epoch, loss, eval",
     "generic-sagn-issue1-papers100m-epochs-26-to-34-best-val-loss-accs-train-val-test.log": "step, epoch, step time, eval",
     "generic-ctgan-issue298-epoch-lines-loss-g-loss-d-per-network-epochs-1-3.log": "step, epoch",
+    "generic-catboost-issue541-verbose-100-learn-test-best-total-remaining-to-600.log": "step, loss, elapsed, ETA, eval",
+    "generic-catboost-optuna-issue4295-learn-only-iterations-1487-1492-remaining-0us.log": "step, loss, elapsed, ETA",
+    "generic-xgboost-spark-issue2945-akka-level-date-rounds-962-968-train-test-rmse.log": "step, loss, eval",
+    "generic-steppy-googleai-object-detection-issue87-epoch-1-batch-12-sum.log": "step, epoch, loss",
 }  # fmt: skip
 
 

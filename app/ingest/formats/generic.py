@@ -51,6 +51,7 @@ from .classes import (
     Kin,
     Named,
     beside,
+    kin_of,
     memory_figures,
     planned_epochs,
     position_scores,
@@ -1164,6 +1165,10 @@ class GenericParser(StepLines[_Line]):
             # clock at the last step (run_clock.py); a clock naming another iteration is none of this one's
             run_clock = Named(Kin.ELAPSED, "elapsed", finished[0], "seconds elapsed")
             return Kind.FULL, _Line("tie", at, text=s, named=(run_clock,)) if finished[1] == self._last[0] else None
+        if s[:1].isdigit() and "remaining:" in s:
+            iteration = _catboost_iteration(s, at)
+            if iteration is not None:
+                return Kind.FULL, iteration
         if s[:1] == "[":
             boosted = _boosting_round(s, at)
             if boosted is not None:
@@ -1443,7 +1448,10 @@ class GenericParser(StepLines[_Line]):
         if (" elapsed" in s or s.endswith(" sec")) and not any(r.field is Field.ELAPSED for r in readings) \
                 and (clock := value_elapsed(s)) is not None:
             readings.append(Reading(Field.ELAPSED, "elapsed", clock))  # (OpenNMT-py's ``… 18163 s elapsed``: run_clock.py)
-        line = _Line("step", at, readings, text=s, train=trained)
+        lone = _lone_figure(unknown, readings) if unknown and not record else None
+        if lone is not None:
+            readings.append(Reading(Field.LOSS, "loss", lone[1]))
+        line = _Line("step", at, readings, text=s, train=trained, loss_note=lone[0] if lone is not None else None)
         counters = _COUNTERS.match(s)
         if "l_" in s and not any(r.field is Field.LOSS for r in readings):
             named = [(name, value) for name, text in _L_LOSS.findall(s) if (value := number(text)) is not None]
@@ -2958,6 +2966,43 @@ _NOT_LOSS_QUALIFIERS = frozenset({"best", "least", "largest", "lowest", "highest
 
 
 _ONE_NETWORK = re.compile(r"[a-z]\d?")
+# Words that make a step record's one figure something other than the figure it trains by: a score, a reward, a count,
+# a size, a setting, a rate, a time, memory, a running extreme.
+_NOT_LONE = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
+                       "perplexity", "iou", "miou", "map", "em", "reward", "rewards", "return", "score", "size", "bs", "count", "num", "n", "total", "lr", "time",
+                       "speed", "fps", "memory", "mem", "gpu", "samples", "tokens", "images", "len", "length", "id",
+                       "seed", "rank", "dim", "top1", "top5", "prec", "psnr", "ssim", "dice", "r2", "ap", "grad", "norm",
+                       "best", "min", "max", "epochs", "steps", "iters", "batches", "workers", "eta", "remaining",
+                       "elapsed", "progress", "done", "left", "lambda", "alpha", "beta", "gamma", "temperature", "eps",
+                       "epsilon", "scale", "weight", "decay", "momentum", "warmup"})
+
+
+def _lone_figure(unknown: list[tuple[str, str | None, str, str | None]], readings: list[Reading]) -> tuple[str, float] | None:
+    """The one figure of a step record that prints nothing else beside its position, under a name no rule knows
+    (steppy's ``epoch 0 batch 418 sum: 2.32141``, its TrainingMonitor's ``epoch {} batch {} {name}: {loss}`` of the
+    summed losses; TEACH's ``Epoch 69: Train_rf 4.856e-01   Memory 10.0%``, its progress callback's ``Train_{loss}``): the
+    figure the loop reports each step, shown as its loss under the name as printed (name, value); None where the record
+    prints anything else but its position (a figure with its unit, memory's ``10.0%``, aside), more than one such figure,
+    a whole number, or a name that says it is another thing (a score, an evaluation's, a count, a rate, a setting)."""
+    if (not all(r.field in (Field.STEP, Field.EPOCH, Field.TOTAL) for r in readings)
+            or not any(r.field in (Field.STEP, Field.EPOCH) for r in readings)):
+        return None
+    unitless = [entry for entry in unknown if entry[3] is None]
+    if len(unitless) != 1:
+        return None
+    raw, paren, value_text, _ = unitless[0]
+    name = normalise(raw)
+    words = set(name.split(" "))
+    if " " in raw.strip() or "-" in raw or paren is not None or "loss" in words or words & (EVAL_WORDS | _NOT_LONE):
+        # (prose, ``the loss was 2.3``; a loss's own name is the headed rules', ``load_balancing_loss``; a data set's
+        # metric, ``train-rmse``, the boosting rounds')
+        return None
+    if kin_of(name, None) is not None:
+        return None
+    if value_text.lstrip("+-").isdigit():
+        return None  # a whole number counts something (DeepSpeed's ``step=3, skipped=0``): no loss so printed
+    value = number(value_text)
+    return None if value is None else (raw.strip(), value)
 
 
 def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading | None:
@@ -3231,8 +3276,10 @@ def _step_seconds(got: dict[Field, Reading]) -> float | None:
 
 
 # Evaluation figures named as their own trainer's parser names them (nanochat.py's ``eval_name``).
+_CATBOOST_SET_LABEL = "catboost test"  # CatBoost's first evaluation set: labelled ``test``, as printed (a bare ``test``
+# is a test loss's)
 _EVAL_LABELS = {"validation bpb": "val_bpb", "val bpb": "val_bpb", "train bpb": "train_bpb", "core metric": "core",
-                "chatcore metric": "chatcore"}  # fmt: skip
+                "chatcore metric": "chatcore", _CATBOOST_SET_LABEL: "test"}  # fmt: skip
 
 
 def _values_first(s: str) -> str | None:
@@ -3473,9 +3520,11 @@ _ROUND_METRIC = re.compile(
     rf"[ \t]*(?:(?P<set>[^\s:'-]{{1,60}})-(?P<metric>[^\s:]{{1,60}})|(?P<lset>[^\s']{{1,60}})'s (?P<lmetric>[^\s:]{{1,60}})):"
     rf" ?(?P<value>{NUM})(?: ?\+ ?(?:{NUM}))?(?=[ \t]|$)"
 )
-# The training set's metric that is a loss (an error to bring down), not a score (``auc``, ``ndcg@5``).
+# The training set's metric that is a loss (an error to bring down), not a score (``auc``, ``ndcg@5``); XGBoost's
+# classification error (``error``, ``merror``, ``error@0.7``: the share misclassified) is one, the figure its binary and
+# multi-class objectives print by default.
 _ROUND_LOSS = re.compile(
-    r"(?i)^(?:r?mse|mae|l[12]|rmsle|mape|huber|fair|quantile|m?logloss|binary_logloss|multi_logloss|"
+    r"(?i)^(?:r?mse|mae|l[12]|rmsle|mape|huber|fair|quantile|m?logloss|binary_logloss|multi_logloss|m?error(?:@[\d.]+)?|"
     r"cross_entropy|xentropy|[\w-]*nloglik[\w@.]*|[\w-]*deviance|\w*loss)$"
 )
 # XGBoost's ``Stopping. Best iteration:``, LightGBM's ``Early stopping, best iteration is:`` and ``Did not meet
@@ -3521,6 +3570,57 @@ def _boosting_round(s: str, at: float | None) -> _Line | None:
             readings.append(Reading(Field.EVAL_LOSS, normalise(f"{data} {name}"), value))
     line = _Line("step", at, readings, text=s, loss_note=note)
     line.evaluation = True  # the metrics printed beside the round are that round's
+    return line
+
+
+# CatBoost's iteration line (``verbose``): the iteration, the training set's metric (``learn``), each evaluation set's
+# (``test``, ``test1``), the best so far and its iteration, the run's clock so far (``total``) and CatBoost's own
+# remaining time, tab-separated (spaces once pasted):
+# ``0:\tlearn: 0.6569860\ttest: 0.6570642\tbest: 0.6570642 (0)\ttotal: 70.1ms\tremaining: 1m 10s``; its releases of 2018
+# print no colon after ``learn`` and the iteration's own time before the clock (``13:\tlearn 0.2893642169passed: 17.7
+# sec\ttotal: 6m 57s\tremaining: 27m 49s``). Its times: ``0us``, ``57.2ms``, ``1.54s``, ``6m 57s``, ``3h 42m 6s``.
+_CATBOOST_TIME = r"(?:\d+(?:\.\d+)?(?:us|ms|s|m|h|d)\b ?){1,4}"
+_CATBOOST_ITERATION = re.compile(
+    rf"(?P<iteration>\d{{1,9}}):\s+(?:learn:?\s?(?P<learn>{NUM})\s*)?(?P<sets>(?:test\d*:?\s?{NUM}\s+)*)"
+    rf"(?:best(?:Test)?:?\s?{NUM}(?:\s?\(\d{{1,9}}\))?\s+)?(?:passed:\s?(?P<passed>{NUM})\s?sec\s+)?"
+    rf"total:\s?(?P<total>{_CATBOOST_TIME})\s*remaining:\s?(?P<remaining>{_CATBOOST_TIME})\s*$"
+)
+_CATBOOST_SET = re.compile(rf"(test\d*):?\s?({NUM})")
+_CATBOOST_PART = re.compile(r"(\d+(?:\.\d+)?)(us|ms|s|m|h|d)")
+_CATBOOST_SECONDS = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+def _catboost_seconds(text: str) -> float:
+    """A CatBoost time (``6m 57s``, ``57.2ms``) in seconds."""
+    return sum(float(figure) * _CATBOOST_SECONDS[unit] for figure, unit in _CATBOOST_PART.findall(text))
+
+
+def _catboost_iteration(s: str, at: float | None) -> _Line | None:
+    """CatBoost's iteration line (see ``_CATBOOST_ITERATION``) as a step: its ``learn`` figure the latest loss as
+    printed (CatBoost prints the metric it stops by, the loss itself unless another is set), each ``test`` set's that
+    iteration's evaluation, ``total`` the run's clock, ``remaining`` CatBoost's own remaining time, ``passed`` the
+    iteration's own time; None for any other line. The best so far is an earlier iteration's figure, not read."""
+    m = _CATBOOST_ITERATION.match(s)
+    if m is None:
+        return None
+    readings = [Reading(Field.STEP, "iteration", float(m.group("iteration")))]
+    note = None
+    learn = number(m.group("learn")) if m.group("learn") is not None else None
+    if learn is not None:
+        readings.append(Reading(Field.LOSS, "loss", learn))
+        note = "learn"
+    for name, text in _CATBOOST_SET.findall(m.group("sets")):
+        value = number(text)
+        if value is not None:
+            # (under its name as printed: CatBoost names no metric, which is the loss only where no other is set)
+            readings.append(Reading(Field.EVAL_LOSS, _CATBOOST_SET_LABEL if name == "test" else name, value))
+    passed = number(m.group("passed")) if m.group("passed") is not None else None
+    if passed is not None:
+        readings.append(Reading(Field.STEP_TIME, "passed", passed))
+    readings.append(Reading(Field.ELAPSED, "total", _catboost_seconds(m.group("total"))))
+    readings.append(Reading(Field.ETA, "remaining", _catboost_seconds(m.group("remaining"))))
+    line = _Line("step", at, readings, text=s, loss_note=note)
+    line.evaluation = any(r.field is Field.EVAL_LOSS for r in readings)
     return line
 
 

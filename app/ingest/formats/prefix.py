@@ -59,10 +59,16 @@ _MONTH_DAY = re.compile(rf"\[?([A-Z][a-z]{{2}}) ([ \d]\d) {_CLOCK}\]?")
 _MD = re.compile(rf"\[?(\d\d)(-)(\d\d) {_CLOCK}\]?|\[(\d\d)(/)(\d\d) {_CLOCK}(?= [\w.<>-]{{1,120}}\]:)")
 # A time of day with no date leading the record (``%H:%M:%S``: VerSe's ``02:29:53: train iter: 0 …``, ``12:00:01.250 step
 # 5 …``), its colon or a space after it; dated by order (:meth:`PrefixReader.ordered_time_of_day`).
-# In brackets only with its fraction (MAE/DeiT's ``misc.py`` prints ``[07:20:32.390498] `` before every line; a bracketed
-# whole-second clock may be an elapsed one, tqdm's ``[00:05:12<…``): peeled and dated like the bare one, so the record
-# behind it reads as its own (``Test:  [ 0/79]`` an evaluation's pass, ``Training time 5:47:14`` the run's end).
-_TIME_OF_DAY = re.compile(rf"{_CLOCK}:?(?= )|\[(\d\d):(\d\d):(\d\d)[.,](\d{{3,9}})\](?= )")
+# In brackets with its fraction (MAE/DeiT's ``misc.py`` prints ``[07:20:32.390498] `` before every line), or whole
+# before what dmlc-core's logger writes behind its clock (XGBoost's CLI and MXNet: a boosting round, ``[20:01:41] [9]\t
+# test-error:0.027195``, ``[20:01:35] boosting round 9, 40.8379 sec elapsed``, or a source file's line, ``[17:10:29]
+# /xgboost/src/tree/updater_prune.cc:74: …``; another whole-second bracket may be an elapsed clock, ``[00:05:12] step
+# 100``, and tqdm's ``[00:05:12<…`` is one): peeled and dated like the bare one, so the record behind it reads as its
+# own (``Test:  [ 0/79]`` an evaluation's pass, ``Training time 5:47:14`` the run's end, ``[9]\ttest-error:…`` a round).
+_TIME_OF_DAY = re.compile(
+    rf"{_CLOCK}:?(?= )|\[(\d\d):(\d\d):(\d\d)(?:[.,](\d{{3,9}})\](?= )"
+    rf"|\](?= (?:\[\d{{1,9}}\]\s|boosting round \d|[\w./-]{{1,200}}\.(?:cc|cpp|cu|h):\d{{1,6}}: )))"
+)
 # A date written day first with its month's name, maybe after its weekday and before its year, its time maybe in whole
 # minutes, a level after it: RecBole's logger over its versions (``datefmt="%d %b %H:%M"``: ``23 May 14:00    INFO  ``;
 # ``"%a %d %b %Y %H:%M:%S"``: ``Sat 23 Apr 2022 00:39:03 INFO  ``).
@@ -99,12 +105,19 @@ _RECORD_FIELD = re.compile(
     rf"|[\w<>-]{{1,120}}\.(?:py|pyx|lua|cc|cpp|c|h|rs|go|jl):\d{{1,7}}(?:\[\d{{1,9}}\])?:?\s+"
     rf"|[\w.<>-]{{1,120}} >>> "  # the logger's name and ``>>>`` (steppy's ``%(asctime)s %(name)s >>> %(message)s``)
 )
-# A bracketed field that holds a training position is the record's own (not a logger's name or a level).
-_FIGURED_FIELD = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?[:=]\s?\d")
+# A bracketed field that holds a training position is the record's own (not a logger's name or a level); so is a
+# bracket holding a count alone (a boosting round's ``[9]\ttest-error:0.027195`` after dmlc-core's ``[20:01:41] ``) or a
+# counter's word and its count (``[Epoch 7] Batch 120/126 | loss=0.0608``, ``[Epoch 7/10] train_loss=…``).
+_FIGURED_FIELD = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?[:=]\s?\d"
+                            r"|^\s*\[\s*(?:(?:epoch|iter|iteration|step|batch)\s?)?\d{1,12}\s*(?:/\s*\d{1,12}\s*)?\]")
 # Python logging's default format (``basicConfig``): ``INFO:__main__:``.
 # NeMo's Lightning records: ``[INFO     | pytorch_lightning.utilities.rank_zero]: ``.
 # sockeye's ``[%(levelname)s:%(name)s] %(message)s``: ``[INFO:sockeye.training] ``.
-_LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?|\[{_LEVEL} *\| *[\w.<>-]{{1,120}}\]:\s?|\[{_LEVEL}:[\w.<>-]{{1,120}}\] ")
+# Akka's logger (XGBoost4J-Spark's tracker): ``[INFO] [12/12/2017 17:27:40.819] [RabitTracker-akka.actor.default-dispatcher-9]
+# [akka://RabitTracker/user/Handler] ``, its level in brackets before its time (peeled only there: ``[INFO] `` alone may
+# lead a record's own brackets).
+_LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?|\[{_LEVEL} *\| *[\w.<>-]{{1,120}}\]:\s?|\[{_LEVEL}:[\w.<>-]{{1,120}}\] "
+                         rf"|\[{_LEVEL}\] (?=\[\d\d/\d\d/\d{{4}} \d\d:\d\d:\d\d)")
 # torchrun's ``[rank0]:``/``[default0]:``, mpirun's ``[1,0]<stdout>:``, Lightning's ``[rank: 0] ``.
 # A rank or worker named bare before a separator (``rank 1 | ``, ``worker 3: ``); DeepSpeed's and Megatron's
 # ``[Rank 0] `` leading the line (``print_rank_0``'s, and ``log_dist``'s once its logging fields are off).
@@ -122,7 +135,8 @@ _PROCESS = re.compile(
 )
 # srun's task label, or a host name with a digit in it (pdsh: ``worker-0: ``, ``node017: ``); never an
 # exception's dotted name (``hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: ``).
-_LABEL = re.compile(r"\s*(\d{1,5}): |(?=[A-Za-z][\w.-]{0,62}\d)(?![\w.-]{0,63}(?:Error|Exception|Interrupt): )"
+# (CatBoost's iteration, ``13:     learn 0.2893642169passed: …`` once its tab was pasted as spaces, is no label.)
+_LABEL = re.compile(r"\s*(\d{1,5}): (?!\s*(?:learn|test\d*):?\s?[-+\d.n])|(?=[A-Za-z][\w.-]{0,62}\d)(?![\w.-]{0,63}(?:Error|Exception|Interrupt): )"
                     r"[A-Za-z][\w.-]{0,63}: ")
 # Markdown left on a pasted line before its prefix (an issue's paste): an inline code span's or a fence's
 # opening backticks, a quote's ``>`` (`` `2019-07-02 13:16:56,613 - INFO - …``); the line is read as printed.

@@ -106,6 +106,10 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     ("01 May 12:00    INFO  ", MAY_1, None),
     ("1 May 12:00    WARNING  ", MAY_1, None),
     ("Wed 01 May 2024 12:00:00 INFO  ", MAY_1, None),
+    # Akka's logger (XGBoost4J-Spark's tracker, dmlc/xgboost issue 2945): its level in brackets, then its time, thread and
+    # actor
+    ("[INFO] [05/01/2024 12:00:00.123] [RabitTracker-akka.actor.default-dispatcher-9] [akka://RabitTracker/user/Handler] ",
+     MAY_1 + 0.123, None),
 ]
 
 
@@ -150,6 +154,11 @@ def test_a_prefix_is_peeled_and_its_time_read(prefix: str, at: float | None, ran
         "    2024-05-01 12:00:00,123 - INFO - a README's code block keeps its copy's dates as text",
         "12 May 12:00 loss 2.3",  # a day and a month's name with no level after: no logger's date
         "32 May 12:00    INFO  no such day",
+        # CatBoost's iteration, its tab pasted as spaces: no srun label (catboost issue 274's and optuna issue 4295's pastes)
+        "13:     learn 0.2893642169passed: 17.7 sec      total: 6m 57s   remaining: 27m 49s",
+        "1492:     learn: 0.0069318        total: 10m 38s  remaining: 0us",
+        "0: test: 0.6570642 best: 0.6570642 (0) total: 70.1ms remaining: 1m 10s",
+        "[INFO] [5/100] loss 2.3",  # a bracketed level before no date: the record's own brackets after it
     ],
 )
 def test_a_line_without_a_prefix_is_left_alone(line: str) -> None:

@@ -64,7 +64,9 @@ def test_a_time_that_breaks_the_order_dates_nothing() -> None:
     "line",
     [
         "25:10:03 elapsed, step 4",  # a duration past a day: no time of day
-        "[05:19:47] Epoch: [1]  [1480/1504]",  # a bracketed whole-second clock may be an elapsed one
+        "[05:19:47<07:28, 1.56it/s] Epoch: [1]",  # tqdm's elapsed clock, its remaining time after it
+        "[05:19:47] Epoch: [1]  [1480/1504]",  # a whole-second bracket before no dmlc-core line may be an elapsed clock
+        "[05:19:47]Epoch: [1]  [1480/1504]",  # no space after the bracket: no prefix
         "12:00:01,step 5",  # no space after it: no prefix
         "  12:00:01 step 5",  # indented: a copy's
     ],
@@ -76,10 +78,13 @@ def test_what_is_no_time_of_day_prefix(line: str) -> None:
 
 def test_a_bracketed_clock_with_its_fraction_is_peeled_and_dated_as_a_time_of_day() -> None:
     """MAE's ``misc.py`` clock before every line: the record behind it is read as its own (``Training time 5:47:14``,
-    the run's end) and the clock dates it; a whole-second bracket may be an elapsed clock, no prefix."""
+    the run's end) and the clock dates it; dmlc-core's whole-second one (XGBoost's CLI, MXNet) the same, and a
+    boosting round's bracket after it stays the record's (``[9]\ttest-error:…``)."""
     peel = PrefixReader(dates=False)
     assert peel.read("[07:20:32.390498] Training time 5:47:14").message == "Training time 5:47:14"
-    assert peel.read("[00:05:12] Training time 5:47:14").message == "[00:05:12] Training time 5:47:14"
+    assert peel.read("[20:01:41] [9]\ttest-error:0.027195").message == "[9]\ttest-error:0.027195"
+    read = utc_reader(NOON).read("[11:59:50] [9]\ttest-error:0.027195\ttrain-error:0.010231")
+    assert (read.message, read.at) == ("[9]\ttest-error:0.027195\ttrain-error:0.010231", NOON - 10)
     read = utc_reader(NOON).read("[07:20:32.390498] Training time 5:47:14")
     assert read.message == "Training time 5:47:14"
     assert read.at == pytest.approx(calendar.timegm((2026, 3, 3, 7, 20, 32, 0, 0, 0)) + 0.390498)
