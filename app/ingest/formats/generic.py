@@ -96,7 +96,7 @@ from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import one_figure, prose_figure
 from .run_args import run_args
-from .run_clock import finished_clock, value_elapsed
+from .run_clock import boosted_clock, finished_clock, value_elapsed
 from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
@@ -1165,6 +1165,11 @@ class GenericParser(StepLines[_Line]):
             # clock at the last step (run_clock.py); a clock naming another iteration is none of this one's
             run_clock = Named(Kin.ELAPSED, "elapsed", finished[0], "seconds elapsed")
             return Kind.FULL, _Line("tie", at, text=s, named=(run_clock,)) if finished[1] == self._last[0] else None
+        if self._last is not None and s[:15] == "boosting round " and (rounds_clock := boosted_clock(s)) is not None:
+            # XGBoost's ``boosting round 9, 40.8379 sec elapsed`` after round ``[8]``'s metrics (rounds counted from one,
+            # the metrics' from zero): the run's clock at the last step; a clock after another round is none of its
+            run_clock = Named(Kin.ELAPSED, "elapsed", rounds_clock[0], "sec elapsed")
+            return Kind.FULL, _Line("tie", at, text=s, named=(run_clock,)) if rounds_clock[1] == self._last[0] + 1 else None
         if s[:1].isdigit() and "remaining:" in s:
             iteration = _catboost_iteration(s, at)
             if iteration is not None:

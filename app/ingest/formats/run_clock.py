@@ -22,6 +22,9 @@ _FINISHED = re.compile(
     r"(?<![\w.])(\d{1,9}(?:\.\d{1,9})?) seconds elapsed, finished (?:(\d{1,12}) iterations?|iteration (\d{1,12}))\s*$"
 )
 
+# XGBoost's clock line, the number of rounds done before it (round ``[0]``'s metrics, then ``boosting round 1``).
+_BOOSTED = re.compile(r"^boosting round (\d{1,12}), (\d{1,9}(?:\.\d{1,9})?) sec elapsed\s*$")
+
 
 def value_elapsed(text: str) -> float | None:
     """The seconds of the one ``N s elapsed`` a record prints (or OpenNMT-py's ``… tok/s;  N sec`` that ends it); None for
@@ -36,3 +39,9 @@ def finished_clock(text: str) -> tuple[float, int] | None:
     """(the clock, the iteration) of a line that ends in LightGBM's ``S seconds elapsed, finished N iteration``."""
     m = _FINISHED.search(text)
     return None if m is None else (float(m.group(1)), int(m.group(2) or m.group(3)))
+
+
+def boosted_clock(text: str) -> tuple[float, int] | None:
+    """(the clock, the rounds done) of XGBoost's ``boosting round 9, 40.8379 sec elapsed`` (its time-of-day peeled)."""
+    m = _BOOSTED.match(text)
+    return None if m is None else (float(m.group(2)), int(m.group(1)))

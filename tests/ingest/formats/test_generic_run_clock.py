@@ -1,5 +1,6 @@
 """The trainer's running clock printed value first (legacy OpenNMT-py's ``…; 3595 src tok/s; 3669 tgt tok/s;  10233 s
-elapsed``, the LightGBM CLI's line ``2.436162 seconds elapsed, finished 1000 iteration`` after an iteration's metrics): the
+elapsed``, the LightGBM CLI's line ``2.436162 seconds elapsed, finished 1000 iteration`` after an iteration's metrics, XGBoost's
+CLI's ``boosting round 9, 40.8379 sec elapsed`` before round 9 begins): the
 time since it began; a step's time is the clock between two records over the steps between them, never the clock over
 the step count from zero (a log may begin mid-run). Where the count starts again with an epoch, the clock started again
 with it only if it went back.
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from app.ingest.formats.generic import GenericParser
-from app.ingest.formats.run_clock import finished_clock, value_elapsed
+from app.ingest.formats.run_clock import boosted_clock, finished_clock, value_elapsed
 from app.stats.events import TrainStep
 from tests.coldread import read_cold
 from tests.reallogs import REAL
@@ -67,6 +68,40 @@ def test_lightgbm_s_2017_metric_lines_are_its_loss_and_evaluation() -> None:
     assert steps[0].loss_note == "training binary_logloss"
     evals = {getattr(e, "name", None): getattr(e, "value", None) for e in events if not isinstance(e, TrainStep)}
     assert evals == {"valid_1_auc": 0.594637, "valid_1_binary_logloss": 0.211334}
+
+
+@pytest.mark.parametrize(("text", "clock"), [
+    ("boosting round 9, 40.8379 sec elapsed", (40.8379, 9)),
+    ("boosting round 0, 0 sec elapsed", (0.0, 0)),
+    ("boosting round 9, 40.8379 sec elapsed, 3 trees", None),  # only a line that ends so
+    ("boosting round 9", None),
+])  # fmt: skip
+def test_xgboost_s_clock_line(text: str, clock: tuple[float, int] | None) -> None:
+    assert boosted_clock(text) == clock
+
+
+def test_composed_xgboost_cli_rounds_timed_by_their_clock_undated(tmp_path: Path) -> None:
+    # XGBoost's CLI prints ``boosting round k, T sec elapsed`` as round k begins (rounds 0..k-1 done), after round
+    # k-1's metrics; no time of day here. A log begun mid-run: rounds 20..23, the clock at 100.0, 104.0, 109.0, 112.0
+    # as rounds 21..24 begin (so at the ends of rounds 20..23): (112 - 100) / (23 - 20) = 4.0 s a round, never 112 / 24
+    lines = []
+    for k, clock in enumerate((100.0, 104.0, 109.0, 112.0)):
+        lines += [f"[{20 + k}]\ttest-error:0.0272\ttrain-error:0.0102", f"boosting round {21 + k}, {clock} sec elapsed"]
+    data = read_cold(tmp_path, lines)
+    assert data["training"]["step"] == 23
+    assert "step 4.00 s (worked out: the trainer's clock, 12.00 s over 3 steps)" in data["details"]
+
+
+def test_composed_xgboost_clock_before_another_round_is_not_the_last_round_s() -> None:
+    # a clock as round 5 begins, read under round 9's metrics, is no clock of round 9
+    events = GenericParser().feed([
+        "[8]\ttest-error:0.0272\ttrain-error:0.0102",
+        "boosting round 9, 36.0 sec elapsed",
+        "[9]\ttest-error:0.0272\ttrain-error:0.0102",
+        "boosting round 5, 40.0 sec elapsed",
+    ])
+    steps = [e for e in events if isinstance(e, TrainStep)]
+    assert [(s.step, s.elapsed_seconds) for s in steps] == [(8, 36.0), (9, None)]
 
 
 def test_composed_lightgbm_cli_iterations_timed_by_their_clock(tmp_path: Path) -> None:
