@@ -724,6 +724,9 @@ REAL_FORMATS = {
     "generic-ai-applications-in-industry-lstm-epoch-bars-1-to-4-train-val-loss-lines-early-stopping.log": "generic",
     "generic-pgl-issue128-ogb-products-run-00-epochs-49-to-99-loss-train-valid-test-percent.log": "generic",
     "generic-sagn-issue1-papers100m-epochs-26-to-34-best-val-loss-accs-train-val-test.log": "generic",
+    "generic-ignite-ai-cifar10-distributed-tutorial-jupyter-epochs-3-5-train-val-metrics-blocks-end-of-run.log": "generic",
+    "generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log": "generic",
+    "generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log": "generic",
 }
 
 

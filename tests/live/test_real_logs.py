@@ -2017,6 +2017,23 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "eval": {"train": {"value": 0.7431, "step": 34}, "val": {"value": 0.7075, "step": 34},
                "test": {"value": 0.6737, "step": 34}, "best_val": {"value": 0.7087, "step": 33},
                "best_test": {"value": 0.6757, "step": 33}}}),
+    # PyTorch-Ignite's tutorial blocks, a metric a line under ``Epoch 5 - Evaluation time (seconds): 1.38 - val metrics:``:
+    # the val block is epoch 5's evaluation (its Loss 0.9517111328125 never the training loss), the train block before it
+    # the training set evaluated again at epoch 5's end, its Loss the epoch's training loss as printed
+    ("generic-ignite-ai-cifar10-distributed-tutorial-jupyter-epochs-3-5-train-val-metrics-blocks-end-of-run.log", T0, "end",
+     "done · epoch 5", "done",
+     {"step": 5, "loss": 0.9565292830319748, "step_seconds": None, "data": epoch(5.0), "finished": True,
+      "eval": {"val_accuracy": {"value": 0.6588, "step": 5}, "val_loss": {"value": 0.9517111328125, "step": 5}}}),
+    # Ignite's examples' results lines, a pair an epoch after its full bar: epoch 5's ``Training Results … Avg loss: 0.76``
+    # is the latest training loss (after the bar's ``batch loss=0.829``), its ``Validation Results`` that epoch's evaluation
+    ("generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log", T0, "end",
+     "done · epoch 5/5", "done",
+     {"step": 5, "total_steps": 5, "loss": 0.76, "data": epoch(5.0), "finished": True}),
+    # … printed validation first: each at the epoch it names, never the epoch before it
+    ("generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log", T0, "end",
+     "done · epoch 5", "done",
+     {"step": 5, "loss": 0.08, "data": epoch(5.0), "finished": True,
+      "eval": {"val_loss": {"value": 0.07, "step": 5}}}),
 ]  # fmt: skip
 
 
@@ -2582,6 +2599,11 @@ GENERIC_READ = {
         "step, epoch, loss, step time, elapsed, ETA, eval",
     "generic-pgl-issue128-ogb-products-run-00-epochs-49-to-99-loss-train-valid-test-percent.log": "step, epoch, loss, eval",
     "generic-sagn-issue1-papers100m-epochs-26-to-34-best-val-loss-accs-train-val-test.log": "step, epoch, step time, eval",
+    "generic-ignite-ai-cifar10-distributed-tutorial-jupyter-epochs-3-5-train-val-metrics-blocks-end-of-run.log":
+        "step, epoch, loss, eval",
+    "generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log":
+        "step, total, epoch, loss, eval",
+    "generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log": "step, epoch, loss, eval",
 }  # fmt: skip
 
 
