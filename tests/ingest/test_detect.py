@@ -734,6 +734,9 @@ REAL_FORMATS = {
     "generic-catboost-optuna-issue4295-learn-only-iterations-1487-1492-remaining-0us.log": "generic",
     "generic-xgboost-spark-issue2945-akka-level-date-rounds-962-968-train-test-rmse.log": "generic",
     "generic-steppy-googleai-object-detection-issue87-epoch-1-batch-12-sum.log": "generic",
+    "generic-ignite-ai-cifar10-distributed-tutorial-jupyter-epochs-3-5-train-val-metrics-blocks-end-of-run.log": "generic",
+    "generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log": "generic",
+    "generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log": "generic",
 }
 
 

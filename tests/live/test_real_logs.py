@@ -2058,6 +2058,23 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # steppy's ``epoch 1 batch 12 sum: 10.1``: the record's one figure, its loss by the maintainer's word, as printed
     ("generic-steppy-googleai-object-detection-issue87-epoch-1-batch-12-sum.log", T0, "end", "epoch 1 · 12 in the epoch · …",
      "measuring", {"step": 12, "total_steps": None, "loss": 10.1, "loss_note": "sum", "eval": None, "finished": False}),
+    # PyTorch-Ignite's tutorial blocks, a metric a line under ``Epoch 5 - Evaluation time (seconds): 1.38 - val metrics:``:
+    # the val block is epoch 5's evaluation (its Loss 0.9517111328125 never the training loss), the train block before it
+    # the training set evaluated again at epoch 5's end, its Loss the epoch's training loss as printed
+    ("generic-ignite-ai-cifar10-distributed-tutorial-jupyter-epochs-3-5-train-val-metrics-blocks-end-of-run.log", T0, "end",
+     "done · epoch 5", "done",
+     {"step": 5, "loss": 0.9565292830319748, "step_seconds": None, "data": epoch(5.0), "finished": True,
+      "eval": {"val_accuracy": {"value": 0.6588, "step": 5}, "val_loss": {"value": 0.9517111328125, "step": 5}}}),
+    # Ignite's examples' results lines, a pair an epoch after its full bar: epoch 5's ``Training Results … Avg loss: 0.76``
+    # is the latest training loss (after the bar's ``batch loss=0.829``), its ``Validation Results`` that epoch's evaluation
+    ("generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log", T0, "end",
+     "done · epoch 5/5", "done",
+     {"step": 5, "total_steps": 5, "loss": 0.76, "data": epoch(5.0), "finished": True}),
+    # … printed validation first: each at the epoch it names, never the epoch before it
+    ("generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log", T0, "end",
+     "done · epoch 5", "done",
+     {"step": 5, "loss": 0.08, "data": epoch(5.0), "finished": True,
+      "eval": {"val_loss": {"value": 0.07, "step": 5}}}),
 ]  # fmt: skip
 
 
@@ -2628,6 +2645,11 @@ GENERIC_READ = {
     "generic-catboost-optuna-issue4295-learn-only-iterations-1487-1492-remaining-0us.log": "step, loss, elapsed, ETA",
     "generic-xgboost-spark-issue2945-akka-level-date-rounds-962-968-train-test-rmse.log": "step, loss, eval",
     "generic-steppy-googleai-object-detection-issue87-epoch-1-batch-12-sum.log": "step, epoch, loss",
+    "generic-ignite-ai-cifar10-distributed-tutorial-jupyter-epochs-3-5-train-val-metrics-blocks-end-of-run.log":
+        "step, epoch, loss, eval",
+    "generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log":
+        "step, total, epoch, loss, eval",
+    "generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log": "step, epoch, loss, eval",
 }  # fmt: skip
 
 

@@ -328,8 +328,12 @@ _ITERATION_TIME = re.compile(rf"(?<![\w])[Tt]ime:\s+({NUM})(?=[,\s]|$)")
 _EVAL_SHAPE = re.compile(r"(?i)step \d{1,12}: train loss ")
 _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?)\b")
 # A record that starts with its epoch (``Epoch 005 loss …``, ``[Epoch 3] loss=…``).
-# (``Training Epoch:[844/1500] loss=…``; OGB's examples' Logger, ``Run: 01, Epoch: 05, Loss: …``, leads with the repeat)
-_EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:run\W{1,3}\d{1,4}\W{1,4})?(?:train(?:ing)?\s+)?epoch\b")
+# (``Training Epoch:[844/1500] loss=…``; OGB's examples' Logger, ``Run: 01, Epoch: 05, Loss: …``, leads with the repeat;
+# PyTorch-Ignite's examples' ``Training Results - Epoch: 5  Avg accuracy: 0.83 Avg loss: 0.49``, the training set
+# evaluated again at the epoch's end: its loss the epoch's training loss, as printed; their ``Validation Results - Epoch:
+# 5  …`` that epoch's evaluation, at that epoch whether printed before or after the training's)
+_EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:run\W{1,3}\d{1,4}\W{1,4})?"
+                          r"(?:(?:train(?:ing)?|validation|test|evaluation)\s+results\s+-\s+|train(?:ing)?\s+)?epoch\b")
 # An epoch printed with its fraction (torch-rnn's ``Epoch 1.00 / 50, i = 1 / 47800``): the run's share of its epochs at a
 # step, never a record an epoch, even where the fraction is .00.
 _FRACTION_OF_EPOCHS = re.compile(r"(?i)\bepoch\b\W{0,3}\d{1,6}\.\d{1,6}\s?(?:/|of)\s?\d")

@@ -51,6 +51,13 @@ _NOT_NAME = re.compile(r"[^\w.-]+")
 _COUNTER = re.compile(r"(?i)^[-=#* ]*(epoch|iteration|iter|step|update|episode) ?[:#]? *(\d{1,9}(?: ?/ ?\d{1,9})?)"
                       r"(?:: ?(batch|step|iter) ?(\d{1,9}):)?"
                       r"[-=#* ]*$")  # (a tab after the name is the tab pairs' block: ``Iteration: \t 3``)
+# An epoch's evaluation printed as a heading over its metrics, one a line: PyTorch-Ignite's templates' and tutorials'
+# ``log_metrics`` (``Epoch 5 - Evaluation time (seconds): 1.38 - val metrics:`` then ``\tAccuracy: 0.6588``,
+# ``\tLoss: 0.9517``). The heading names the data split the epoch's model was evaluated on: ``train`` is the training set
+# evaluated again at the epoch's end (its loss the epoch's training loss, as printed), any other an evaluation's.
+_EVAL_COUNTER = re.compile(r"(?i)^\s*(epoch)\s?\[?(\d{1,9})\]? - (?:evaluation time \(seconds\): \d[\d.]* - )?"
+                           r"([A-Za-z][\w-]{0,20}) metrics:\s*$")
+_TRAIN_SPLITS = frozenset({"train", "training"})
 _ONE_FIGURE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9 ()./_-]{0,60}?)\s?:\s+(-?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)(?: ?(?:s|ms|%))?)"
                          r"\s*$")
 # Under a counter, a line of several such figures, each closed by a semicolon or parted by a comma (the CycleGAN
@@ -86,7 +93,7 @@ def vertical_start(text: str) -> bool:
     """A line that may open a one-figure-a-line block (the cheap tests first)."""
     return (text[:1] in "| " or _VERTICAL_TITLE.match(text) is not None or "\t" in text[:60]
             or (text[:10] == "Iteration " and _TESTING_NET.match(text) is not None)
-            or (text[:1] in _COUNTER_HEADS and _COUNTER.match(text) is not None))
+            or (text[:1] in _COUNTER_HEADS and _counter_line(text)))
 
 
 class VerticalRecord:
@@ -120,19 +127,19 @@ class VerticalRecord:
         self.plain = self.counted = self.tested = False
         self.test_begun = None
         if self.counter is not None:
-            figures = _line_figures(text) if pairs is not None and not _COUNTER.match(text) else None
+            figures = _line_figures(text) if pairs is not None and not _counter_line(text) else None
             if figures is not None and pairs is not None:
                 names = [name for name, _ in figures]
                 if len(set(names)) == len(names) and not any(known in names for known, _ in pairs):
                     pairs.extend(figures)
                     return True, None
             record = self._counted()
-            if _COUNTER.match(text):
+            if _counter_line(text):
                 self.pairs, self.counter = [("counter", text)], text
                 self.opened += 1
                 return True, record
             return False, record
-        if pairs is None and text[:1] in _COUNTER_HEADS and _COUNTER.match(text):
+        if pairs is None and text[:1] in _COUNTER_HEADS and _counter_line(text):
             self.pairs, self.counter = [("counter", text)], text
             self.opened += 1
             return True, None
@@ -211,6 +218,12 @@ class VerticalRecord:
         if len(pairs) < 2:
             self.plain = True
             return counter
+        evaluated = _EVAL_COUNTER.match(counter)
+        if evaluated is not None:
+            # (an epoch's evaluation: each figure under its split's name, the training set's as the training's own)
+            split = evaluated.group(3)
+            named = "train" if split.lower() in _TRAIN_SPLITS else split
+            return " | ".join([f"Epoch: {evaluated.group(2)}", *(f"{named} {n}: {v}" for n, v in pairs[1:])])
         m = _COUNTER.match(counter)
         assert m is not None  # (a counter is one by its pattern)
         counters = [f"{m.group(1).capitalize()}: {m.group(2).replace(' ', '')}"]
@@ -322,6 +335,11 @@ def _sb_name(name: str, parts: bool) -> str:
     if _ITERATIONS.search(name) or "timesteps" in leaf or leaf == "fps" or (parts and leaf in ("policy_loss", "value_loss")):
         return ""
     return name
+
+
+def _counter_line(text: str) -> bool:
+    """Whether a line is a counter's, its figures to follow one a line (``Epoch: 3``; an epoch's evaluation heading)."""
+    return _COUNTER.match(text) is not None or _EVAL_COUNTER.match(text) is not None
 
 
 def _line_figures(text: str) -> list[tuple[str, str]] | None:

@@ -1,0 +1,103 @@
+"""An epoch's evaluation printed as a block or as a results line.
+
+- PyTorch-Ignite's templates and tutorials (``log_metrics``) print ``Epoch 5 - Evaluation time (seconds): 1.38 - val
+  metrics:`` and then one metric a line behind a tab (``Accuracy: 0.6588``, ``Loss: 0.9517``): a block tagged by its data
+  split. A block of any split but the training set's is that epoch's evaluation, its loss an evaluation's, never the
+  training loss; the ``train`` block is the training set evaluated again at the epoch's end, its loss the epoch's
+  training loss as printed. The epoch it names is the run's position; Ignite's own ``Epoch[1] Complete`` of an
+  evaluator's engine (one epoch over the evaluation data) is none.
+- Ignite's examples print a line a split: ``Training Results - Epoch: 5  Avg accuracy: 0.83 Avg loss: 0.49`` (the
+  training set evaluated again: the epoch's loss) and ``Validation Results - Epoch: 5 …`` (that epoch's evaluation, at
+  that epoch even where it is printed before the training set's line).
+
+Real: pytorch-ignite/pytorch-ignite.ai (the CIFAR10 distributed tutorial, the 2020 quick-start blog), simnado/Master-Thesis
+docs/Results.md (tests/data/real, their headers; their snapshots in tests/live/test_real_logs.py), and Brummi/BehindTheScenes
+issue #23 below. Composed: lines whose reading is worked out by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.ingest.formats.vertical_records import VerticalRecord
+from tests.coldread import read_cold
+
+
+def _records(lines: list[str]) -> list[str]:
+    """The records a one-figure-a-line reader hands on for ``lines``, then at the end of the read."""
+    reader, records = VerticalRecord(), []
+    for text in lines:
+        _, record = reader.line(text)
+        if record is not None:
+            records.append(record)
+    last = reader.close()
+    return [*records, *([last] if last is not None else [])]
+
+
+def test_a_split_s_metrics_under_an_epoch_s_heading_are_one_record_named_by_that_split() -> None:
+    # the CIFAR10 tutorial's blocks (pytorch-ignite.ai), as printed: a space and a tab before the first metric
+    lines = ["Epoch 5 - Evaluation time (seconds): 8.46 - train metrics:", " \tAccuracy: 0.6584246134020618",
+             "\tLoss: 0.9565292830319748", "Epoch 5 - Evaluation time (seconds): 1.38 - val metrics:",
+             " \tAccuracy: 0.6588", "\tLoss: 0.9517111328125"]
+    assert _records(lines) == ["Epoch: 5 | train Accuracy: 0.6584246134020618 | train Loss: 0.9565292830319748",
+                               "Epoch: 5 | val Accuracy: 0.6588 | val Loss: 0.9517111328125"]
+
+
+def test_a_real_test_block_after_an_evaluator_s_engine_is_at_the_epoch_it_names(tmp_path: Path) -> None:
+    # Brummi/BehindTheScenes issue #23 (https://github.com/Brummi/BehindTheScenes/issues/23), a comment's log as stored
+    # (complete lines, its indentation kept): the evaluator's engine runs one epoch over the test data (``Epoch[1]
+    # Complete``), then the checkpoint's evaluation is printed as epoch 14's block of test metrics, then the next
+    # evaluator starts. Epoch 14 is the position, never the evaluator's epoch 1; the metrics are the test's, no loss.
+    lines = [
+        "[2023-07-12 16:26:36,550][ignite.engine.engine.Engine][INFO] - Engine run starting with max_epochs=1.",
+        "[2023-07-12 16:29:40,259][ignite.engine.engine.Engine][INFO] - Epoch[1] Complete. Time taken: 00:03:03.395",
+        "[2023-07-12 16:29:40,260][ignite.engine.engine.Engine][INFO] - Engine run complete. Time taken: 00:03:03.709",
+        "2023-07-12 16:29:40,373 kitti_360 INFO:",
+        "Epoch 14 - Evaluation time (seconds): 183.71 - Test metrics:",
+        "        abs_rel: 0.1219142335086286",
+        "        sq_rel: 0.8344372441241323",
+        "        rmse: 3.9208930653213243",
+        "        rmse_log: 0.2237279891813233",
+        "        a1: 0.874464736552909",
+        "        a2: 0.9490371746942401",
+        "        a3: 0.970153178088367",
+        "[2023-07-12 16:29:40,374][ignite.engine.engine.Engine][INFO] - Engine run starting with max_epochs=1.",
+    ]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert data["step"] == 14 and data["training"]["loss"] is None
+    evals = data["training"]["eval"]
+    assert evals["test_abs_rel"] == {"value": 0.1219142335086286, "step": 14}
+    assert evals["test_a3"] == {"value": 0.970153178088367, "step": 14}
+    assert len(evals) == 7
+
+
+def test_a_block_without_its_evaluation_time_and_a_test_split(tmp_path: Path) -> None:
+    # composed: epoch 1's training-set block (loss 0.9) and its val block (loss 1.1), epoch 2's (0.7, 1.0), then a test
+    # block at epoch 2 (loss 1.05): the latest loss 0.7, the evaluations by split at epoch 2
+    lines = ["Epoch 1 - train metrics:", "  loss: 0.9", "Epoch 1 - val metrics:", "  loss: 1.1",
+             "Epoch 2 - train metrics:", "  loss: 0.7", "Epoch 2 - val metrics:", "  loss: 1.0",
+             "Epoch 2 - test metrics:", "  loss: 1.05"]
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 2 and data["training"]["loss"] == 0.7
+    assert data["training"]["eval"] == {"val_loss": {"value": 1.0, "step": 2}, "test_loss": {"value": 1.05, "step": 2}}
+
+
+def test_an_evaluation_s_block_alone_is_never_the_training_loss(tmp_path: Path) -> None:
+    # composed: only val blocks, epochs 1 and 2 (losses 1.2, 1.1): their ``Loss`` is no training loss (a log of
+    # evaluations alone and no training record is not yet read as a run; it once showed 1.1 as the training loss)
+    lines = ["Epoch 1 - Evaluation time (seconds): 1.00 - val metrics:", "\tLoss: 1.2",
+             "Epoch 2 - Evaluation time (seconds): 1.00 - val metrics:", "\tLoss: 1.1"]
+    data = read_cold(tmp_path, lines)
+    assert data["training"] is None or data["training"]["loss"] is None
+
+
+def test_results_lines_read_a_training_loss_and_an_evaluation_at_their_epoch(tmp_path: Path) -> None:
+    # composed: epoch 1's Training Results (loss 0.9) and Validation Results (0.95), epoch 2's validation printed first
+    # (0.85) then its training set's (0.8): epoch 2, loss 0.8, val_loss 0.85 at epoch 2
+    lines = ["Training Results - Epoch: 1  Avg accuracy: 0.70 Avg loss: 0.90",
+             "Validation Results - Epoch: 1  Avg accuracy: 0.68 Avg loss: 0.95",
+             "Validation Results - Epoch: 2  Avg accuracy: 0.72 Avg loss: 0.85",
+             "Training Results - Epoch: 2  Avg accuracy: 0.74 Avg loss: 0.80"]
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 2 and data["training"]["loss"] == 0.8
+    assert data["training"]["eval"]["val_loss"] == {"value": 0.85, "step": 2}
