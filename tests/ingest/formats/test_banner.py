@@ -204,7 +204,8 @@ def test_a_start_of_training_said_with_no_plan(line: str, started: Started | Non
     assert started_run(line) == started
 
 
-# Composed: a resumed run whose loop ends at once (its checkpoint already at the planned last step).
+# A resumed run whose loop ends at once (its checkpoint already at the planned last step): detectron2's lines as
+# facebookresearch/detectron2 issue 3756's run printed them, its start moved from iteration 16000 to 90000.
 RESUMED_DONE = [
     "[12/04 05:54:37 d2.engine.train_loop]: Starting training from iteration 90000",
     "[12/04 05:54:37 d2.engine.hooks]: Total training time: 0:00:00 (0:00:00 on hooks)",
@@ -233,6 +234,7 @@ def test_a_start_line_with_steps_after_it_is_no_position_of_its_own(tmp_path: Pa
 
 def test_a_start_line_alone_is_a_run_waiting_for_its_first_step(tmp_path: Path) -> None:
     for lines in (RESUMED_DONE[:1], ["Resuming training from step 500"],
+                  # (accelerate's state block as pixeli99/SVD_Xtend issue 39's run logged it)
                   ["04/27/2024 17:50:48 - INFO - __main__ - Distributed environment: MULTI_GPU  Backend: nccl",
                    "Num processes: 6", "Process index: 4", "Local process index: 4", "Device: cuda:4", "",
                    "Mixed precision type: fp16"]):
