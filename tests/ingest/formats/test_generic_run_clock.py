@@ -26,6 +26,7 @@ from tests.reallogs import REAL
 @pytest.mark.parametrize(("text", "seconds"), [
     ("Epoch  1, 13400/37527; acc:   1.89; ppl: 20872.71; xent:   9.95; 3595 src tok/s; 3669 tgt tok/s;  10233 s elapsed",
      10233.0),
+    # (as Eurus-Holmes/MNMT issue 8's run printed it)
     ("Epoch 10,   450/  725; acc:   0.00; ppl:   1.83; 6295 src tok/s; 6835 tgt tok/s;     43 s elapsed", 43.0),
     # OpenNMT-py since 0.4: its unit alone, ending the record behind its tokens a second
     ("Step 9900/100000; acc:  88.36; ppl:  1.57; xent: 0.45; lr: 0.00100; 294/312 tok/s;  35748 sec", 35748.0),
@@ -43,7 +44,7 @@ def test_a_clock_printed_value_first(text: str, seconds: float | None) -> None:
 
 
 @pytest.mark.parametrize(("text", "clock"), [
-    ("[LightGBM] [Info] 2.436162 seconds elapsed, finished 1000 iteration", (2.436162, 1000)),
+    ("[LightGBM] [Info] 2.436162 seconds elapsed, finished 1000 iteration", (2.436162, 1000)),  # (LightGBM issue 39's)
     ("[LightGBM] [Info] 311.474028 seconds elapsed, finished iteration 20", (311.474028, 20)),
     # only a line that ends so: more after it is another line
     ("[LightGBM] [Info] 3.704867 seconds elapsed, finished iteration 1 of 100", None),

@@ -7,7 +7,8 @@ evaluation that prints no loss at all shows its scores alone, as a Paddle fluid 
 (``[test] batch_id:66, precision:[0.95519874], …``, each score a one-element list as printed: the number in it).
 
 The RecBole records are as a RecBole-MetaRec run prints them (real excerpts, with RecBole's logger prefix, are in
-tests/data/real/generic-recbole-…); the others are composed. Every answer is read off the lines by hand.
+tests/data/real/generic-recbole-…); the Paddle fluid lines are as PaddlePaddle/Paddle issue 17006's loop printed them;
+the others are composed. Every answer is read off the lines by hand.
 """
 
 from __future__ import annotations
