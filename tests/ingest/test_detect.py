@@ -737,6 +737,8 @@ REAL_FORMATS = {
     "generic-ignite-ai-cifar10-distributed-tutorial-jupyter-epochs-3-5-train-val-metrics-blocks-end-of-run.log": "generic",
     "generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log": "generic",
     "generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log": "generic",
+    "crash-verl-issue1196-ray-task-error-oserror-task-runner-remote-traceback-cut.log": "generic",
+    "crash-ray-issue25836-ray-task-error-then-cause-unboundlocalerror.log": "generic",
 }
 
 

@@ -2075,6 +2075,17 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "done · epoch 5", "done",
      {"step": 5, "loss": 0.08, "data": epoch(5.0), "finished": True,
       "eval": {"val_loss": {"value": 0.07, "step": 5}}}),
+    # verl's driver traceback ending in Ray's ``RayTaskError(OSError): ray::TaskRunner.run() (…)``, the remote task's
+    # frames under it, the paste cut before the OSError's own line: Ray's line is the error, no cut traceback
+    ("crash-verl-issue1196-ray-task-error-oserror-task-runner-remote-traceback-cut.log", T0, T0, "no step yet · crashed",
+     "crashed", {"step": None, "loss": None,
+                 "crash": {"error": "ray.exceptions.RayTaskError(OSError): ray::TaskRunner.run() (pid=4237, ip=10.130.1.15,"
+                                    " actor_id=7828d6ae4cc1a89bfbf3511201000000, repr=<main_ppo.TaskRunner object at"
+                                    " 0x7f2dd4adb0d0>)", "at": T0}}),
+    # Ray's ``RayTaskError(UnboundLocalError): ray::f() (…)`` with the task's own line right under it: that line says it
+    ("crash-ray-issue25836-ray-task-error-then-cause-unboundlocalerror.log", T0, T0, "no step yet · crashed",
+     "crashed", {"step": None, "loss": None,
+                 "crash": {"error": "UnboundLocalError: local variable 'i' referenced before assignment", "at": T0}}),
 ]  # fmt: skip
 
 

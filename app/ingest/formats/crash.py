@@ -31,6 +31,10 @@ What is a crash, and what is not (a monitor that cries wolf is soon ignored):
   ``retrying``), never counts, save a signal that ends the run: torchrun's agent logs the death
   signal it received as a warning. A crash says whether the run was ended from outside (a signal,
   the OOM killer, the scheduler: ``killed``) or by an error of its own.
+* An exception's line glued after a progress bar's end (the process died before the bar's line ended, its
+  traceback's header on another stream) is the crash; so is Ray's report of a remote task's error
+  (``ray.exceptions.RayTaskError(IndexError): ray::…``), read on through the remote traceback under it to the
+  task's own exception line.
 * A training step printed after a crash means the run was started again: the tracker clears it.
 * torch's ``Non-finite norm encountered`` warning is no crash: it reads as a grad norm that is not
   a number, for the broken-run rule.
@@ -74,7 +78,17 @@ _TOP_FRAME = re.compile(r'^\s*File "[^"]*", line \d+, in (?:<module>|_run_module
 _IPYTHON_HEADER = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*)\s+Traceback \(most recent call last\)$")
 _CHAIN = re.compile(r"^(?:During handling of the above exception|The above exception was the direct cause)")
 # Python's last line of a traceback: ``pkg.mod.SomeError: message`` or a bare ``KeyboardInterrupt``.
-_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::(?:\s(.*))?)?$")
+# Ray names the error a remote task raised inside its own: ``ray.exceptions.RayTaskError(IndexError): ray::Runner.run() (pid=…)``.
+_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:\((?:[A-Za-z_]\w*\.)*[A-Z]\w*\))?)(?::(?:\s(.*))?)?$")
+# Ray's report of a remote task's or actor's death, its own exception line (``ray.exceptions.RayTaskError(IndexError): ray::…``,
+# ``ray.exceptions.RayActorError: The actor died unexpectedly …``): the driver's ``ray.get`` raised it, and the remote
+# traceback follows it, frames and the task's own exception line (each a Ray task error again when the task waited on another).
+_RAY_ERROR = re.compile(r"^(?:ray\.exceptions\.)?Ray(?:Task|Actor)Error(?:\([\w.]{1,80}\))?: ")
+# Where a bar ends and what the process wrote after it begins, on the same line: its rate's closing bracket (with a postfix:
+# ``1.9it/s, loss=0.4]``), a bar whose rate is not printed yet (``5.00/5.00 [00:12<00:00]``), or a carriage return.
+_BAR_CLOSE = re.compile(r"(?:(?:s/it|it/s)(?:,[^\]\[]{0,400})?\]|\d/\d[\d.]*\s\[[\d:]{1,12}<[\d:?]{1,12}\]|\r)\s*")
+# An exception's line as Python (or Ray) ends a traceback with it: a name that says it is an error, then its message.
+_GLUED_EXCEPTION = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?:\((?:[A-Za-z_]\w*\.)*[A-Z]\w*\))?: \S")
 _EXCEPTION_NAME_END = re.compile(
     r"(?:Error|Exception|Interrupt|Exit|Failure|Timeout|Abort|Aborted|Killed|Fault)$"
 )
@@ -115,6 +129,8 @@ _FATAL = re.compile(
     r"|failed \(exitcode: -?[1-9]\d*\) local_rank"
     r"|exits with return code = -?[1-9]"
     r"|Segmentation fault|Fatal Python error|Bus error \(core dumped\)|Aborted \(core dumped\)|\(core dumped\)"
+    # abseil's failure signal handler, which Ray's workers install: ``*** SIGSEGV received at time=1716… on cpu 3 ***``
+    r"|\*\*\* SIG(?:SEGV|ABRT|BUS|FPE|ILL) received at time="
     r"|srun: error: .*Exited with exit code [1-9]"
     r"|Current loss scale already at minimum"
     r"|(?:CUDA|MPS backend|HIP|XPU) out of memory|OutOfMemoryError|CUDA error: an illegal memory access|device-side assert triggered"
@@ -247,7 +263,7 @@ _MAYBE = re.compile(
             "error", "exception", "traceback", 'file "', "interrupt", "nccl", "terminat", "exit", "kill",
             "已杀死", "getötet", "強制終了", "убито", "processus arrêté", "已终止",
             "fault", "fatal", "dumped", "cancelled", "due to", "overflow", "abort", "^c", "code", "loss scale",
-            "out of memory", "assert", "signal", "non-finite", "model diverged",
+            "out of memory", "assert", "signal", "non-finite", "model diverged", "received at time=",
         )
     )
 )
@@ -430,7 +446,18 @@ class CrashWatch:
                 self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
                 self._chained = self._exception is not None and not self._handled
                 return []
+            if (_FRAME.match(message) or _GLUED_EXCEPTION.match(message)) and self._ray_error_said():
+                # The remote task's traceback under Ray's error line (or its exception line alone, its frames hidden):
+                # read on to the task's own exception line, which says more.
+                self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
+                self._chained = True
+                return self._traceback(message)
         return self._single(line, message)
+
+    def _ray_error_said(self) -> bool:
+        """Whether the crash just said is Ray's report of a remote task's error (``_RAY_ERROR``)."""
+        error = self._caught_error if self._handled else self._exception
+        return error is not None and _RAY_ERROR.match(error) is not None
 
     def summaries(self, base: int) -> list[tuple[int, list[Event]]]:
         """The closing summaries read since the last call, the one under way ended with what was read: each with
@@ -508,6 +535,8 @@ class CrashWatch:
             self._frame = message
         if not message or _FRAME.match(message) or _CHAIN.match(message) or message[0] in "^~":
             return []
+        if _EXCEPTION.match(message) is None:
+            message = _glued_exception(message) or message  # (an error line glued to a bar the dying run left unfinished)
         m = _EXCEPTION.match(message)
         if m is None or (m.group(2) is None and ":" not in message and not _EXCEPTION_NAME_END.search(m.group(1))):
             return []  # a source line of a frame (pasted without its indentation), or another rank's line
@@ -545,6 +574,17 @@ class CrashWatch:
             return self._crash(f"{name}: {m.group(1)}{code}", EXCEPTION)
         return None
 
+    def _exception_line(self, message: str) -> list[Event]:
+        """An exception's line outside a traceback that still says the run died: one glued after a progress bar (the
+        process died before the bar's line ended; its header, on the other stream, did not land here), or Ray's report
+        of a remote task's or actor's error (``_RAY_ERROR``), which the driver prints as the run ends."""
+        error = _glued_exception(message)
+        if error is None and _RAY_ERROR.match(message) is not None:
+            error = message
+        if error is None or _HANDLED.search(error):
+            return []
+        return self._crash(error, EXCEPTION)
+
     def _single(self, line: str, message: str) -> list[Event]:
         skipped = _OVERFLOW.search(message)
         if skipped is not None:
@@ -562,7 +602,9 @@ class CrashWatch:
         killed = _KILL.search(message)
         launcher = _LAUNCHER.search(message) if killed is None else None
         m = killed or launcher or _FATAL.search(message)
-        if m is None or _HANDLED.search(message):
+        if m is None:
+            return self._exception_line(message)
+        if _HANDLED.search(message):
             return []  # (a handler that saves a checkpoint on a signal and goes on says so)
         if killed is not None and self._previous_fatal and self._exception is not None and killed.group() in self._exception:
             return []  # Python's warnings print the warning call's source line under it: the same news
@@ -586,6 +628,22 @@ class CrashWatch:
                 return []  # the launcher taking the ranks down after a death just read: the same news
             return self._crash(text, FATAL, killed=bool(_LAUNCHER_KILLED.search(text)))
         return self._crash(text, FATAL)
+
+
+def _glued_exception(message: str) -> str | None:
+    """The exception line glued after a progress bar's end (``…4.64s/it]ray.exceptions.RayTaskError(IndexError): …``,
+    ``…it/s]\\rValueError: …``), or None: the process died with the bar unfinished, no newline between."""
+    if "]" not in message and "\r" not in message:
+        return None
+    end = None
+    for end in _BAR_CLOSE.finditer(message):
+        pass
+    tail = message[end.end() :] if end is not None else ""
+    if _GLUED_EXCEPTION.match(tail) is None:
+        return None
+    if end is not None and end.group().startswith("\r") and _BAR_LOOK.search(message, 0, end.start()) is None:
+        return None  # (a carriage return after anything but a bar)
+    return tail
 
 
 def _unless_survived(parser: StepLines[Any], found: list[Event]) -> list[Event]:
