@@ -737,6 +737,9 @@ REAL_FORMATS = {
     "generic-ignite-ai-cifar10-distributed-tutorial-jupyter-epochs-3-5-train-val-metrics-blocks-end-of-run.log": "generic",
     "generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log": "generic",
     "generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log": "generic",
+    "crash-kohya-colab-issue215-rich-traceback-accelerate-launch-cut-in-box.log": "generic",
+    "crash-dolly-issue100-rich-traceback-training-main-cut-in-box.log": "generic",
+    "crash-kohya-sd-scripts-issue1081-rich-traceback-square-box-after-bar-0-of-3200.log": "generic",
 }
 
 
