@@ -739,6 +739,9 @@ REAL_FORMATS = {
     "generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log": "generic",
     "crash-verl-issue1196-ray-task-error-oserror-task-runner-remote-traceback-cut.log": "generic",
     "crash-ray-issue25836-ray-task-error-then-cause-unboundlocalerror.log": "generic",
+    "crash-kohya-colab-issue215-rich-traceback-accelerate-launch-cut-in-box.log": "generic",
+    "crash-dolly-issue100-rich-traceback-training-main-cut-in-box.log": "generic",
+    "crash-kohya-sd-scripts-issue1081-rich-traceback-square-box-after-bar-0-of-3200.log": "generic",
 }
 
 

@@ -2086,6 +2086,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-ray-issue25836-ray-task-error-then-cause-unboundlocalerror.log", T0, T0, "no step yet · crashed",
      "crashed", {"step": None, "loss": None,
                  "crash": {"error": "UnboundLocalError: local variable 'i' referenced before assignment", "at": T0}}),
+    # rich's traceback (accelerate installs it), the log cut inside its box before the error line: a crash from the program's
+    # top, its last frame said as the box printed it
+    ("crash-kohya-colab-issue215-rich-traceback-accelerate-launch-cut-in-box.log", T0, "end", "no step yet · crashed",
+     "crashed", {"step": None, "crash": {"error": "a traceback without its error line; last frame: "
+                                       "/usr/local/lib/python3.10/dist-packages/accelerate/commands/accelerate_cli.py:45 in main", "at": T0}}),
+    ("crash-dolly-issue100-rich-traceback-training-main-cut-in-box.log", T0, "end", "no step yet · crashed", "crashed",
+     {"step": None, "crash": {"error": "a traceback without its error line; last frame: "
+                                       "/home/xx/tasks/dolly/dolly/training/trainer.py:339 in <module>", "at": T0}}),
+    # … drawn with square corners, each frame's path wrapped over two rows, after the steps bar at 0/3200
+    ("crash-kohya-sd-scripts-issue1081-rich-traceback-square-box-after-bar-0-of-3200.log", T0, "end",
+     "step 0/3200 · crashed", "crashed",
+     {"step": 0, "total_steps": 3200, "crash": {"error": "a traceback without its error line; last frame: C:\\Users\\user"
+      "\\AppData\\Roaming\\StabilityMatrix\\Packages\\kohya_ss\\train_network.py:782 in train", "at": T0}}),
 ]  # fmt: skip
 
 

@@ -68,6 +68,16 @@ RERAISE_LINES = 8  # a caught error raised again starts its traceback within the
 TABLE_LINES = 30
 
 _TRACEBACK = "Traceback (most recent call last):"
+# rich's traceback (``rich.traceback.install()``, as accelerate's and typer's users see it): a box whose top border
+# is the header, ``╭──── Traceback (most recent call last) ────╮``; its frames are rows ``│ /path/train.py:261 in
+# <module> │`` (``│ in main:12 │`` when the file is not on disk), between source rows; the error line comes under its
+# closing ``╰──╯``, as under Python's frames. The border's ``╭`` may be glued to a progress bar, the rest on the next line;
+# a console without those characters (Windows' legacy one) draws ``┌──┐`` and marks the line with ``>``.
+_RICH_HEADER = re.compile(r"[╭┌]?─+ Traceback \(most recent call last\) ─+[╮┐]")
+_RICH_FRAME = re.compile(r"^│ (?![\s│╭╰┌└❱>])(?:.+?:\d+ in(?: (\S+))?|in (\S+?):\d+)\s*│?$")
+# A progress bar cut short at its rate, as a rich box glued to it leaves it (``50/2019 [24:10<16:05:58, 29.01s/it╭``).
+_BAR_CUT = re.compile(r"\d+/\d+ \[[^\]]{0,80}(?:it/s|s/it)$")
+_TOP_NAMES = ("<module>", "_run_module_as_main")
 _FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
 # A tqdm bar's end, with only a launcher's rank prefix after it (``… 264.19s/it][rank1]:``).
 _BAR_END = re.compile(r"\d+/\d+ \[[^\]]{0,80}(?:it/s|s/it)\]\s*(?:\[[\w/-]{1,20}\]:?|\d{1,4}:)?$")
@@ -318,6 +328,7 @@ class CrashWatch:
         self._opening = True  # every line read so far was a frame's source line: a paste cut inside a traceback
         self._previous_fatal = False  # and it was a crash of its own
         self._frame: str | None = None  # the last frame of the traceback under way
+        self._path_start = ""  # a rich frame's path begun in the row before (the box wrapped it)
         self._chained = False  # it goes on from an exception already said (``During handling of the above …``)
         self._cut_said = False  # its missing error line was already reported
         self._glued_said = False  # its header, glued to a progress bar, was already reported as a crash
@@ -397,6 +408,9 @@ class CrashWatch:
                 return []  # (raised while the run shut down after a stop by hand: the stop stands, SafeLife's KeyError)
             return self._crash(ipython.group(1), EXCEPTION)
         at = line.find(_TRACEBACK)
+        rich = _RICH_HEADER.search(line) if at < 0 and "(most recent call last)" in line else None
+        if rich is not None:
+            at = rich.start()
         if at >= 0:
             # A chained exception goes on in the same traceback; a new one after a handled or
             # finished one starts over, caught or not by what the line before it says.
@@ -409,10 +423,10 @@ class CrashWatch:
                 # (right under a fatal line just read, a traceback cut before its error line is that line's: the same
                 # news, which the fatal line said better, as TensorFlow's ``Model diverged with loss = NaN.`` before
                 # the NanLossDuringTrainingError it raises)
-                self._frame, self._cut_said, self._glued_said = None, fatal_above, False
+                self._frame, self._cut_said, self._glued_said, self._path_start = None, fatal_above, False, ""
                 self._chained = False
             self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
-            if not self._handled and _BAR_END.search(glued):
+            if not self._handled and (_BAR_END.search(glued) or (rich is not None and _BAR_CUT.search(glued))):
                 # Python's report of an uncaught exception glued to the progress bar: the run dies
                 # now; its error line, when read, says what killed it.
                 self._glued_said = True
@@ -526,6 +540,18 @@ class CrashWatch:
         self._traceback_lines += 1
         if self._traceback_lines > MAX_TRACEBACK_LINES:
             self._in_traceback = False
+            return []
+        if message[:1] == "│":
+            row = _RICH_FRAME.match(message)
+            text = message.strip("│ ")
+            if row is None:
+                # (a path too long for the box goes on in the next row: ``│ C:\…\train_netwo │`` ``│ rk.py:974 in <module> │``)
+                self._path_start = text if text and " " not in text and ("/" in text or "\\" in text) else ""
+                return []
+            # A rich frame: read as Python's, shown as printed.
+            if self._handled and self._logged_only and self._traceback_lines <= 2 and (row.group(1) or row.group(2)) in _TOP_NAMES:
+                self._handled = self._logged_only = False
+            self._frame, self._path_start = self._path_start + text, ""
             return []
         if self._handled and self._logged_only and self._traceback_lines == 1 and _TOP_FRAME.match(message):
             # The traceback starts at the program's top (``<module>``, runpy): nothing caught it
