@@ -737,6 +737,8 @@ REAL_FORMATS = {
     "generic-ignite-ai-cifar10-distributed-tutorial-jupyter-epochs-3-5-train-val-metrics-blocks-end-of-run.log": "generic",
     "generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log": "generic",
     "generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log": "generic",
+    "startup-efficientdet-issue228-keras-config-dict-epochs-10-then-tf-profiler-no-epoch-yet.log": "generic",
+    "startup-faster-rcnn-pytorch-issue84-called-with-args-namespace-max-epochs-1-then-config-no-step-yet.log": "generic",
 }
 
 

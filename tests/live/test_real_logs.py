@@ -2075,6 +2075,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "done · epoch 5", "done",
      {"step": 5, "loss": 0.08, "data": epoch(5.0), "finished": True,
       "eval": {"val_loss": {"value": 0.07, "step": 5}}}),
+    # a training script's echo of its arguments, the run's epochs in it (a config dict's ``'epochs': 10`` beside its
+    # ``'steps': 4`` batches an epoch; argparse's ``max_epochs=1``), then start-up lines, no step: waiting, the plan said
+    ("startup-efficientdet-issue228-keras-config-dict-epochs-10-then-tf-profiler-no-epoch-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None,
+                                           "crash": None}),
+    ("startup-faster-rcnn-pytorch-issue84-called-with-args-namespace-max-epochs-1-then-config-no-step-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None,
+                                           "crash": None}),
 ]  # fmt: skip
 
 
