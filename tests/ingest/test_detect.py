@@ -742,6 +742,8 @@ REAL_FORMATS = {
     "crash-kohya-colab-issue215-rich-traceback-accelerate-launch-cut-in-box.log": "generic",
     "crash-dolly-issue100-rich-traceback-training-main-cut-in-box.log": "generic",
     "crash-kohya-sd-scripts-issue1081-rich-traceback-square-box-after-bar-0-of-3200.log": "generic",
+    "startup-efficientdet-issue228-keras-config-dict-epochs-10-then-tf-profiler-no-epoch-yet.log": "generic",
+    "startup-faster-rcnn-pytorch-issue84-called-with-args-namespace-max-epochs-1-then-config-no-step-yet.log": "generic",
 }
 
 

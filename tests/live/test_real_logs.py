@@ -2099,6 +2099,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "step 0/3200 · crashed", "crashed",
      {"step": 0, "total_steps": 3200, "crash": {"error": "a traceback without its error line; last frame: C:\\Users\\user"
       "\\AppData\\Roaming\\StabilityMatrix\\Packages\\kohya_ss\\train_network.py:782 in train", "at": T0}}),
+    # a training script's echo of its arguments, the run's epochs in it (a config dict's ``'epochs': 10`` beside its
+    # ``'steps': 4`` batches an epoch; argparse's ``max_epochs=1``), then start-up lines, no step: waiting, the plan said
+    ("startup-efficientdet-issue228-keras-config-dict-epochs-10-then-tf-profiler-no-epoch-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None,
+                                           "crash": None}),
+    ("startup-faster-rcnn-pytorch-issue84-called-with-args-namespace-max-epochs-1-then-config-no-step-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None,
+                                           "crash": None}),
 ]  # fmt: skip
 
 

@@ -21,7 +21,10 @@ So is a trainer's word that training starts, with no plan in it: the HF Trainer'
 (``Distributed environment: MULTI_GPU  Backend: nccl``), detectron2's ``Starting training from iteration 16000``.
 The last names the step the loop starts from (a resumed run's checkpoint): until a step is printed, that is
 the run's position, and a run that ends with no step after it (resumed at its last iteration: detectron2's
-``Total training time: 0:00:00`` at once) ended there.
+``Total training time: 0:00:00`` at once) ended there. A script's own bare line says it too, a whole line of its own
+(an RVC voice trainer's ``Starting training...``, ``Training started``, ``Start training``); never those words inside a sentence.
+What a trainer prints next as it starts, the pretrained weights it loads (``Loaded pretrained (G) 'f0G48k.pth'``),
+is start-up, no record of a step.
 """
 
 from __future__ import annotations
@@ -49,6 +52,11 @@ _HEADING = re.compile(r"\s*\*{3,}\s*Running training\s*\*{3,}\s*$")
 # (found anywhere in its line: a terminal's title sequence may be glued before the logger's record)
 _ACCELERATE_STATE = re.compile(
     r"\bDistributed environment: (?:DistributedType\.)?(?:NO|MULTI_[A-Z]{3,4}|DEEPSPEED|FSDP|MEGATRON_LM|TPU|XLA)\b")
+# A script's bare word that training starts, the whole line: ``Starting training...``, ``Training started.``
+_BARE_START = re.compile(r"(?i)\s*(?:(?:start(?:ing|s)?|begin(?:ning|s)?) (?:the )?training|training (?:has )?(?:started|begun|begins|starts))"
+                         r"\s*(?:\.{1,3}|…|!|:)?\s*$")
+# A whole echo of the arguments, as a script prints it before its first step: argparse's ``Namespace(…)``, a config dict
+_ECHO = re.compile(r"\s*(?:Namespace\(|\{['\"])")
 _STARTS_FROM = re.compile(r"(?i)\s*(?:start(?:ing)?|resum(?:e|ing)|continu(?:e|ing)) training from (?:the )?"
                           r"(?P<unit>iteration|iter|step|global step)\s*:?\s*(?P<count>\d{1,12})\W*$")
 # Words that make a named count something else than the run's length.
@@ -106,12 +114,21 @@ def started_run(text: str) -> Started | None:
         return Started()
     if "environment: " in text and _ACCELERATE_STATE.search(text):
         return Started()
+    if "raining" in text and _BARE_START.match(text):
+        return Started()
     if " training from " in text:
         m = _STARTS_FROM.match(text)
         if m is not None:
             unit = m.group("unit").lower()
             return Started(int(m.group("count")), "iteration" if unit == "iter" else unit)
     return None
+
+
+def whole_echo(text: str) -> bool:
+    """True when the line is a script's whole echo of its arguments (argparse's ``Namespace(…)``, a config dict), printed
+    as it starts: every count in it is a setting, none a record's (a dict's ``'steps': 4`` is the batches an epoch it was
+    asked for); the run's length among them is its plan (run_args.py)."""
+    return _ECHO.match(text) is not None
 
 
 def table_header(text: str) -> bool:

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from .banner import header_without_rows, is_row, planned_run, started_run
+from .banner import header_without_rows, is_row, planned_run, started_run, whole_echo
 from .fields import clean
 from .paste import unpasted
 from .prefix import PrefixReader
@@ -121,7 +121,7 @@ def detect(lines: Sequence[str]) -> str | None:
                                        for event in create_parser(spec.name).feed(list(lines))):
             return spec.name
     return (_FALLBACK.name if _holds_steps(lines) or _run_health(lines) or _plans_run(lines) or _table_begun(lines)
-            or _starts_run(lines) else None)
+            or _starts_run(lines) or _args_plan(lines) else None)
 
 
 def _holds_steps(lines: Sequence[str]) -> bool:
@@ -152,11 +152,39 @@ def _starts_run(lines: Sequence[str]) -> bool:
     tail = lines[-SNIFF_LINES:]
     last_row: int | None = None  # (where the last row is, found once a start line is: -1 for none)
     for i, line in enumerate(tail):
-        if (" training" in line or "environment: " in line) and started_run(_message(line)) is not None:
+        if ("raining" in line or "environment: " in line) and started_run(_message(line)) is not None:
             if last_row is None:
                 last_row = next((k for k in range(len(tail) - 1, -1, -1) if is_row(_message(tail[k]))), -1)
             if last_row <= i:
                 return True
+    return False
+
+
+# An echo that says its script evaluates or tests, no training run (``Namespace(…, task='test', …)``, ``evaluate=True``)
+_EVALUATES = re.compile(r"(?i)(?:^|[\s(,{'\"])(?:task|mode|phase|split)['\"]?\s*[:=]\s*['\"](?:val|valid|eval|evaluate|test|"
+                        r"predict|inference|infer)['\"]|(?:^|[\s(,{'\"])(?:evaluate|eval_only|test_only|do_eval_only|eval)['\"]?"
+                        r"\s*[:=]\s*True\b|do_train['\"]?\s*[:=]\s*False\b")
+
+
+# A date and time a library's record leads with (TensorFlow's ``2020-08-11 13:11:57.526967: I tensorflow/…``): no row's count
+_DATED = re.compile(r"^\s*\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?:?")
+
+
+def _args_plan(lines: Sequence[str]) -> bool:
+    """True when a training script's echo of its arguments says the run's length (banner.py, as the fallback reader reads
+    it: ``Namespace(…, epochs=3, …)``) and no row follows it: a run started, its plan said, no step yet, which the
+    fallback reader reads. An evaluation's or a test's arguments (``task='test'``, ``evaluate=True``) plan no run."""
+    from ...stats.events import RunInfo
+
+    tail = lines[-SNIFF_LINES:]
+    for i in range(len(tail) - 1, -1, -1):
+        message = _message(tail[i])
+        if is_row(_DATED.sub("", message, count=1)):
+            return False
+        if whole_echo(message) and _EVALUATES.search(message) is None and any(
+                isinstance(event, RunInfo) and (event.total_epochs is not None or event.total_steps is not None)
+                for event in create_parser(_FALLBACK.name).feed([tail[i]])):
+            return True
     return False
 
 

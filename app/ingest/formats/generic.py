@@ -44,7 +44,7 @@ from ...stats.events import (
     TrainingResumed,
     TrainStep,
 )
-from .banner import planned_run, started_run, table_header
+from .banner import planned_run, started_run, table_header, whole_echo
 from .box_rows import BoxRows
 from .bracketed_epochs import batch_record, epoch_record, is_bracketed, round_batch, round_end, speed_named
 from .classes import (
@@ -1267,6 +1267,11 @@ class GenericParser(StepLines[_Line]):
             parsed = self._json(s, unread)
             if parsed is not None:
                 readings, when = parsed
+                if (self._last is None and not stats and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings)
+                        and (echoed := run_args(s)) is not None and echoed.epochs is not None):
+                    # a config dict echoed before any step, its epochs the run's plan (run_args.py: EfficientDet's
+                    # ``{…, 'epochs': 10, 'steps': 4, …}``, its steps the batches an epoch): no record of a step
+                    return Kind.FULL, _Line("args", at, [Reading(Field.EPOCH, "epochs", 0.0, echoed.epochs)], text=s)
                 if when is not None and (self._times.latest is None or when > self._times.latest):
                     self._times.latest = when  # the batch's Tick
                 line = _Line("step", when if when is not None else at, readings, text=s)
@@ -1354,7 +1359,7 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, "test loss", loss.value)], text=tested)
         if other is not None:
             return Kind.FULL, other
-        if self._last is None and (" training" in s or "environment: " in s):
+        if self._last is None and ("raining" in s or "environment: " in s):
             started = started_run(s)
             if started is not None:
                 # a trainer's word that training starts, before any step (banner.py): a run begun, from the step it names
@@ -1362,7 +1367,10 @@ class GenericParser(StepLines[_Line]):
                                         starts_from=None if started.step is None else (started.unit, started.step))
         unknown: list[tuple[str, str | None, str, str | None]] = []
         readings = _in_epoch(batch_unplaced(pairs(s, unknown), s), s)
-        if not any(r.field in _ARGS_NOT for r in readings):
+        if not any(r.field in _ARGS_NOT for r in readings) or (
+                self._last is None and whole_echo(s) and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings)):
+            # (a whole echo of the arguments before any step counts no step: EfficientDet's ``{…, 'epochs': 10, 'steps': 4,
+            # …}`` asks for 4 batches an epoch)
             planned_args = run_args(s)
             if planned_args is not None and (planned_args.epochs is not None
                                              or not any(r.field is Field.TOTAL for r in readings)):
@@ -2141,6 +2149,9 @@ class GenericParser(StepLines[_Line]):
             for said in line.readings:
                 if said.field is Field.EPOCH:
                     self._planned_epochs = said.total
+                    if self._last is None and said.total:
+                        # the run's epochs its arguments plan, before any step (run_args.py): a run known, waiting
+                        events.append(RunInfo(at=None, total_epochs=int(said.total)))
                 else:
                     self._total = int(said.value)
                     events.append(RunInfo(at=line.at, total_steps=self._total))
