@@ -270,7 +270,7 @@ def early_details(
             waited = (f": {text.exact_duration(now - v.since)} since training started "
                       f"(a stall after {text.duration(FIRST_LINE_WAIT_SECONDS)})")
         of = (f" of {planned:,} planned" if planned is not None
-              else f" ({run.total_epochs:,} epochs planned)" if run.total_epochs is not None else "")
+              else f" ({epochs_planned(run.total_epochs)})" if run.total_epochs is not None else "")
         body.append((Line.WAITING, f"waiting for the first training step{of}{waited}"))
     if Line.VALIDATION_ONLY in shows and not pending and evaluating is not None:
         after = "" if evaluating.epoch is None else f" after epoch {evaluating.epoch:g}"
@@ -526,7 +526,7 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
     if not step.ends_at_total and in_epoch is None and step.epoch_total is not None and step.total_steps is not None:
         # An epoch's batches before any epoch is numbered (the first bar under YOLO's header, before its first row): where
         # the run is in it, beside the epochs its banner planned; the count alone would read as the whole run's
-        return f"{step.epoch_total:,} epochs planned · {step.step}/{step.total_steps}{counted(step)} in the epoch"
+        return f"{epochs_planned(step.epoch_total)} · {step.step}/{step.total_steps}{counted(step)} in the epoch"
     if counts_a_pass(step, epoch):
         size = step.total_steps if step.total_steps is not None else step.epoch_steps
         return f"{step.step}/{size} in the pass" if size is not None else f"{step.step} in the pass"
@@ -1082,3 +1082,8 @@ def peer_text(p: PeerView) -> str:
     name = f"UID {p.uid} ({p.peer})" if p.uid is not None else p.peer
     bad = f", {p.failures} failed" if p.failures else ""
     return f"{name} {p.rounds} round{'s' if p.rounds != 1 else ''}{bad}" + (", banned" if p.banned else "")
+
+
+def epochs_planned(epochs: int) -> str:
+    """``50 epochs planned``, ``1 epoch planned``."""
+    return f"{epochs:,} epoch{'' if epochs == 1 else 's'} planned"

@@ -110,7 +110,7 @@ def test_arguments_with_a_step_after_them_are_read_as_the_run(tmp_path: Path) ->
     assert (data["training"]["step"], data["training"]["loss"]) == (20, 2.25)
 
 
-@pytest.mark.parametrize(("name", "plan"), [(EFFICIENTDET, 10), (FASTER_RCNN, 1)])
-def test_real_start_ups_with_their_arguments_wait_with_their_plan(tmp_path: Path, name: str, plan: int) -> None:
+@pytest.mark.parametrize(("name", "plan"), [(EFFICIENTDET, "10 epochs"), (FASTER_RCNN, "1 epoch")])
+def test_real_start_ups_with_their_arguments_wait_with_their_plan(tmp_path: Path, name: str, plan: str) -> None:
     data = _waiting(tmp_path, body(name))
-    assert data["details"][0] == f"waiting for the first training step ({plan} epochs planned)"
+    assert data["details"][0] == f"waiting for the first training step ({plan} planned)"
