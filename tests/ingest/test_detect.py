@@ -737,6 +737,8 @@ REAL_FORMATS = {
     "generic-ignite-ai-cifar10-distributed-tutorial-jupyter-epochs-3-5-train-val-metrics-blocks-end-of-run.log": "generic",
     "generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log": "generic",
     "generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log": "generic",
+    "lightning-deeplearningprojects-file-project11-model-py-epoch0-bar-246-254-of-308-validating-0-6-of-62.log": "generic",
+    "lightning-temporal-file-slurm-out-validating-bars-glued-to-epoch0-bar-97-107-of-108.log": "generic",
 }
 
 
