@@ -2107,6 +2107,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("startup-faster-rcnn-pytorch-issue84-called-with-args-namespace-max-epochs-1-then-config-no-step-yet.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None,
                                            "crash": None}),
+    # Lightning 1.x's main bar counting the validation's batches on after its 246 training batches (308 = 246 + 62):
+    # the training's position kept, paused for the evaluation (1.06 it/s as printed at 246)
+    ("lightning-deeplearningprojects-file-project11-model-py-epoch0-bar-246-254-of-308-validating-0-6-of-62.log", T0,
+     "end", "epoch 0 · 246/308 in the epoch · evaluating", "evaluating",
+     {"step": 246, "total_steps": 308, "loss": 0.0376, "step_seconds": 1 / 1.06, "paused": "evaluation",
+      "finished": False}),
+    # … its main bar's redraws written straight after each validation bar's: no training line read, the training done
+    # at the bar's share (108 - 14 = 94), its time the bar's mean pace at its first tick (9.17 it/s)
+    ("lightning-temporal-file-slurm-out-validating-bars-glued-to-epoch0-bar-97-107-of-108.log", T0, "end",
+     "epoch 0 · 94/94 in the epoch · evaluating", "evaluating",
+     {"step": 94, "total_steps": None, "loss": 12.3, "step_seconds": 1 / 9.17, "paused": "evaluation",
+      "finished": False}),
 ]  # fmt: skip
 
 

@@ -296,6 +296,41 @@ def test_a_lightning_1_bar_past_its_training_batches_counts_the_validation(tmp_p
     assert "step 2.00 s (as printed)" in data["details"]
 
 
+def test_a_lightning_1_pass_is_where_the_main_bar_past_its_training_batches_says(tmp_path: Path) -> None:
+    """The main bar's newest count past the training's 15 is the validation's (23 - 15 = 8 of 10), newer than the
+    ``Validating`` bar's last redraw (0/10): the pass is at 8 of 10."""
+    lines = LIGHTNING_1X + ["Epoch 0:  80%|████████  | 20/25 [00:32<00:08,  1.60s/it, loss=1.10, v_num=1]",
+                            "Epoch 0:  92%|█████████▏| 23/25 [00:33<00:02,  1.43s/it, loss=1.10, v_num=1]"]
+    data = read_at(tmp_path, lines)
+    assert "Evaluating after epoch 0 · 15/25 in the epoch: 8/10 of its pass, no result yet" in data["details"]
+
+
+def test_a_validation_bar_with_the_main_bar_written_after_it_is_two_bars(tmp_path: Path) -> None:
+    """A captured log without its carriage returns: the ``Validating`` bar's redraw, then the main bar's on the same
+    line (``… 4/10 [00:06<00:14,  1.43s/it]Epoch 0:  80%|…| 20/25 …``). The validation's own count is 4 of 10, the
+    main bar's 20 - 15 = 5 the newer; neither bar's count of 25 is the pass's, nor is 20 a training batch."""
+    glued = ("Validating:  40%|████      | 4/10 [00:06<00:14,  1.43s/it]"
+             "Epoch 0:  80%|████████  | 20/25 [00:36<00:09,  1.80s/it, loss=1.10, v_num=1]")
+    lines = [*LIGHTNING_1X, glued]
+    data = read_at(tmp_path, lines)
+    assert data["training"]["step"] == 15 and data["training"]["paused"] == "evaluation"
+    assert "Evaluating after epoch 0 · 15/25 in the epoch: 5/10 of its pass, no result yet" in data["details"]
+
+
+@pytest.mark.parametrize(("name", "after", "done", "batches"), [
+    # the main bar's 254 - 246, its validation bar's last redraw above it at 6/62
+    ("lightning-deeplearningprojects-file-project11-model-py-epoch0-bar-246-254-of-308-validating-0-6-of-62.log",
+     "246/308", 8, 62),
+    # the main bar's 107 - 94, written after the validation bar's 12/14 on the same line
+    ("lightning-temporal-file-slurm-out-validating-bars-glued-to-epoch0-bar-97-107-of-108.log", "94/94", 13, 14),
+])  # fmt: skip
+def test_a_real_lightning_1_pass_is_counted_by_the_newest_bar(
+        tmp_path: Path, name: str, after: str, done: int, batches: int) -> None:
+    data = read_at(tmp_path, body(name))
+    line = f"Evaluating after epoch 0 · {after} in the epoch: {done}/{batches} of its pass, no result yet"
+    assert line in data["details"]
+
+
 def test_a_bar_that_goes_on_training_after_a_validation_is_training(tmp_path: Path) -> None:
     """A validation in the middle of the epoch (Lightning 2's ``val_check_interval``, whose training bar counts the
     training's batches alone): 10 + 10 is not the bar's 25, so the 20/25 after it is training batch 20."""

@@ -2875,8 +2875,9 @@ class GenericParser(StepLines[_Line]):
         validation's it is no training step, once the validation began where the training's share ended (the tracker's
         ``counts_evaluation`` reads the same bar a step at a time). Where no line of the epoch's training was read, the
         training is read once as done at that share, its own total, the bar's mean pace so far its time; after, the run
-        is evaluating, the validation bar's count the pass's."""
-        batches, done = validating
+        is evaluating, the main bar's count past the training's share the pass's (newer than the validation bar's last
+        redraw, until that bar is drawn again)."""
+        batches = validating[0]
         trained = bar.total - batches if bar.total is not None else 0
         if bar.total is None or bar.step >= bar.total or trained <= 0 or bar.step <= trained:
             self._validating = None  # (the main bar full, gone back, or within its training batches: no validation now)
@@ -2892,7 +2893,9 @@ class GenericParser(StepLines[_Line]):
             self._validating = None
             self._step(replace(line, bar=replace(bar, step=trained, total=trained, eta=None)), events)
             self._validating = validating
-        events.append(TrainingPause(at=line.at, reason="evaluation", batches=batches, done=done))
+        # (the pass's count is the main bar's past the training's share: newer than the validation bar's last redraw)
+        self._validating = (batches, bar.step - trained)
+        events.append(TrainingPause(at=line.at, reason="evaluation", batches=batches, done=bar.step - trained))
         return True
 
     def _per_pass(self, count: int) -> bool:
@@ -3416,6 +3419,8 @@ def _mfu(
 _RECORD_FIGURES = frozenset({Field.LOSS, Field.EVAL_LOSS, Field.STEP})
 # A dated logging record glued after a bar (mmcv's ``… ETA:     0s2021-07-14 13:52:36,901 - mmcls - INFO - …``).
 _GLUED_RECORD = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
+# Lightning's main bar starting right after the close of a bar before it (``…1.69s/it]Epoch 0:  90%|``).
+_LIGHTNING_MAIN_GLUED = re.compile(r"\](?=Epoch \d{1,9}:)")
 # mmcv's (1.x) ProgressBar over an evaluation's samples: ``[>>>>>>>>>] 50/50, 163.1 task/s, elapsed: 0s, ETA:     0s``.
 _MMCV_BAR = re.compile(r"\[[>\s]{1,400}\] \d{1,12}/\d{1,12}, \d{1,9}(?:\.\d+)? task/s, elapsed: \d{1,9}s, ETA:\s{0,9}\d{1,9}s")
 
@@ -3431,6 +3436,10 @@ def _unglued(part: str) -> list[str]:
             return [*_unglued(part[: saved.start()]), part[saved.start() :]]
     if "]" not in part or "[" not in part:
         return [part]
+    if _LIGHTNING_VALIDATION.match(part) and (main := _LIGHTNING_MAIN_GLUED.search(part)) is not None:
+        # Lightning 1.x's validation bar with its main bar's redraw written straight after it, no newline between
+        # (``Validating:  14%|…| 2/14 [00:03<00:20,  1.69s/it]Epoch 0:  90%|…| 97/108 [00:10<00:01, …]``): two bars
+        return [part[: main.start() + 1], *_unglued(part[main.start() + 1 :])]
     if "task/s" in part and (drawn := _MMCV_BAR.search(part)) is not None and part[drawn.end() :].strip():
         # mmcv's ProgressBar ends with no newline: the evaluation's record its logger prints next is glued on
         # (``[>>>>] 50/50, 163.1 task/s, elapsed: 0s, ETA:     0s2021-07-14 13:52:36,901 - mmcls - INFO - Epoch(val) …``)

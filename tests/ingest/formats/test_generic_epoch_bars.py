@@ -46,12 +46,12 @@ LIGHTNING = [
 
 def test_lightning_s_main_bar_past_its_training_share_is_the_validation_under_way() -> None:
     # 100 = 80 training batches + 20 validation batches, the validation begun at 80: 82 and 85 are the validation's 2nd
-    # and 5th, no training step; the run stays at training batch 80
+    # and 5th, no training step; the run stays at training batch 80, the pass at the newest bar's count (82 - 80 = 2)
     events = GenericParser().feed(LIGHTNING)
     got = [(e.step, e.total_steps) for e in events if isinstance(e, TrainStep)]
     assert got == [(80, 100)]
     pauses = [(e.reason, e.batches, e.done) for e in events if isinstance(e, TrainingPause)]
-    assert pauses == [("evaluation", 20, 0), ("evaluation", 20, 0), ("evaluation", 20, 5), ("evaluation", 20, 5)]
+    assert pauses == [("evaluation", 20, 0), ("evaluation", 20, 2), ("evaluation", 20, 5), ("evaluation", 20, 5)]
     assert isinstance(events[-1], TrainingPause)
 
 
@@ -70,6 +70,7 @@ def test_a_validation_begun_before_the_training_s_share_ended_leaves_the_bar_tra
 def test_a_validation_bar_before_any_training_line_is_read_as_the_pass() -> None:
     # a copy that starts inside the validation (the visible one's shape): the main bar's 932 of 1016 is past its 859
     # training batches (1016 - 157), so the epoch's training is read as those 859 done, then the validation goes on
+    # (932 - 859 = 73, 933 - 859 = 74 of its 157)
     events = GenericParser().feed([
         "Validation DataLoader 0:  46%|████▌     | 73/157 [00:02<00:02, 37.48it/s]",
         "Epoch 0:  92%|█████████▏| 932/1016 [00:33<00:03, 27.70it/s, loss=0.223, v_num=77, acc=0.875]",
@@ -77,4 +78,4 @@ def test_a_validation_bar_before_any_training_line_is_read_as_the_pass() -> None
     ])
     got = [(e.step, e.total_steps, e.epoch_steps, e.loss) for e in events if isinstance(e, TrainStep)]
     assert got == [(859, None, 859, 0.223)]
-    assert [(e.batches, e.done) for e in events if isinstance(e, TrainingPause)] == [(157, 73)] * 3
+    assert [(e.batches, e.done) for e in events if isinstance(e, TrainingPause)] == [(157, 73), (157, 73), (157, 74)]
