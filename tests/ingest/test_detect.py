@@ -55,6 +55,12 @@ HIVEMIND = "Jun 27 14:06:03.911 [INFO] Averaged gradients with 6 peers"
         # an HF Trainer dict pasted without its opening brace, whole or wrapped after a comma (composed)
         (["'loss': 1.25, 'grad_norm': 0.5, 'learning_rate': 2e-05, 'epoch': 0.1}"], "hf-trainer"),
         (["'loss': 1.25, 'grad_norm': 0.5,", " 'learning_rate': 2e-05, 'epoch': 0.1}"], "hf-trainer"),
+        # a script's own print of its steps' outputs, torch tensors in a dict (Lightning 1.x's ``training_epoch_end``): no
+        # Trainer's log, which holds floats; the Lightning bars around it are the generic reader's (composed)
+        (["Epoch 0:  23%|██▎       | 3/13 [01:38<05:27, 32.75s/it, loss=4.73, v_num=7]",
+          "outputs = [{'loss': tensor(6.4593)}, {'loss': tensor(5.7653)}]",
+          "Epoch 0:  31%|███       | 4/13 [02:10<04:53, 32.60s/it, loss=4.70, v_num=7]"], "generic"),
+        (["{'loss': tensor(6.4593)}"], None),
         (["hello", "this is not a training log"], None),
         ([], None),
     ],

@@ -367,10 +367,12 @@ FORMATS: tuple[FormatSpec, ...] = (
     FormatSpec(
         "hf-trainer", _hf_trainer, "hf-trainer", STEPS, "a Hugging Face Trainer log",
         signatures=(
-            sign("': ", r"\{'(?:loss|eval_loss|train_runtime)': "),
+            # (never a torch tensor's repr: the Trainer logs floats; ``{'loss': tensor(6.4593)}`` is a script's own print of
+            # its step outputs, Lightning 1.x's ``training_epoch_end`` among them)
+            sign("': ", r"\{'(?:loss|eval_loss|train_runtime)': (?!tensor\()"),
             sign('": ', r"^\{\"(?:loss|eval_loss|train_runtime)\": "),
             # the same dict pasted without its opening brace (``'loss': -0.0, 'grad_norm': 0.0, … }``, or wrapped after a comma)
-            sign("': ", r"^\s*'(?:loss|eval_loss|train_runtime)': [^{}]*[},]\s*$"),
+            sign("': ", r"^\s*'(?:loss|eval_loss|train_runtime)': (?!tensor\()[^{}]*[},]\s*$"),
             # TRL's on-policy trainers (PPO, RLOO) open their dict with the episodes' count and the KL objective
             sign("'eps': ", r"\{'eps': \d+, 'objective/"),
             sign("*****", r"\*\*\*\*\* Running training \*\*\*\*\*"),
