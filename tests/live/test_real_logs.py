@@ -2119,6 +2119,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 0 · 94/94 in the epoch · evaluating", "evaluating",
      {"step": 94, "total_steps": None, "loss": 12.3, "step_seconds": 1 / 9.17, "paused": "evaluation",
       "finished": False}),
+    # Ignite's examples since 0.4, the epoch in brackets: ``Epoch[5], Iter[2300] Loss: 0.01`` is the run's iteration 2300 in
+    # epoch 5, its loss the latest; ``Validation Results - Epoch[5] … Avg loss: 0.03`` that epoch's evaluation
+    ("generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log", T0, "end",
+     "step 2300 · no timing", "measuring",
+     {"step": 2300, "loss": 0.01, "data": epoch(5.0), "eval": {"val_loss": {"value": 0.03, "step": 2300}}}),
+    # … and the results lines alone (``Training Results - Epoch[2] … Avg loss: 0.09``): epoch 2, its loss 0.09, its
+    # ``Validation Results`` (0.09) at epoch 2
+    ("generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log", T0, "end",
+     "epoch 2 · …", "measuring",
+     {"step": 2, "loss": 0.09, "data": epoch(2.0), "eval": {"val_loss": {"value": 0.09, "step": 2}}}),
 ]  # fmt: skip
 
 
@@ -2694,6 +2704,9 @@ GENERIC_READ = {
     "generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log":
         "step, total, epoch, loss, eval",
     "generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log": "step, epoch, loss, eval",
+    "generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log":
+        "step, epoch, loss, eval",
+    "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "step, epoch, loss, eval",
 }  # fmt: skip
 
 

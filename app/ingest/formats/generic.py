@@ -334,6 +334,9 @@ _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}
 # 5  …`` that epoch's evaluation, at that epoch whether printed before or after the training's)
 _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:run\W{1,3}\d{1,4}\W{1,4})?"
                           r"(?:(?:train(?:ing)?|validation|test|evaluation)\s+results\s+-\s+|train(?:ing)?\s+)?epoch\b")
+# PyTorch-Ignite's examples' epoch in brackets: ``Epoch[1], Iter[100] Loss: 0.19``, ``Validation Results - Epoch[1] Avg …``.
+_IGNITE_BRACKETED = re.compile(r"((?:Training|Validation|Test|Evaluation) Results - )?Epoch\[(\d{1,6})\]"
+                               r"(?(1)\s+|,\s?Iter\[(\d{1,12})\]\s+)")
 # An epoch printed with its fraction (torch-rnn's ``Epoch 1.00 / 50, i = 1 / 47800``): the run's share of its epochs at a
 # step, never a record an epoch, even where the fraction is .00.
 _FRACTION_OF_EPOCHS = re.compile(r"(?i)\bepoch\b\W{0,3}\d{1,6}\.\d{1,6}\s?(?:/|of)\s?\d")
@@ -1128,6 +1131,15 @@ class GenericParser(StepLines[_Line]):
                 # pairs led by their label, as unlabelled below (DCGAN's ``[2/5][100/1583]``)
                 epoch, epochs, batch, batches = nested.groups()
                 s = f"epoch: {epoch}/{epochs} | batch: {batch}/{batches} | {s[nested.end():]}"
+        if s[:6] == "Epoch[" or " Results - Epoch[" in s[:32]:
+            ignite = _IGNITE_BRACKETED.match(s)
+            if ignite is not None:
+                # PyTorch-Ignite's examples since 0.4: ``Epoch[1], Iter[100] Loss: 0.19`` (the run's iteration, never the
+                # batch of the epoch MXNet's ``Epoch[0] Batch [100]`` counts) and ``Training Results - Epoch[1] Avg
+                # accuracy: 0.97 Avg loss: 0.09``: the older examples' ``Epoch: 1``, read as those are
+                results, epoch, iteration = ignite.groups()
+                rest = s[ignite.end():]
+                s = f"{results}Epoch: {epoch}  {rest}" if results else f"epoch: {epoch} | iter: {iteration} | {rest}"
         epoch_led = of_round = False
         if s[:1] in "[I" and self._unplaced_epoch and (ended := round_end(s)) is not None:
             # MXNet R's round's end after its batches (``[1] Train-accuracy=0.70``): the epoch they were in, the batches

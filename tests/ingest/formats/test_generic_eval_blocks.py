@@ -101,3 +101,27 @@ def test_results_lines_read_a_training_loss_and_an_evaluation_at_their_epoch(tmp
     data = read_cold(tmp_path, lines)
     assert data["step"] == 2 and data["training"]["loss"] == 0.8
     assert data["training"]["eval"]["val_loss"] == {"value": 0.85, "step": 2}
+
+
+def test_results_lines_with_the_epoch_in_brackets_read_as_the_older_examples(tmp_path: Path) -> None:
+    # composed, Ignite's examples since 0.4 (``Training Results - Epoch[1] …``): epoch 1's training set (loss 0.50) and
+    # validation (0.55), epoch 2's (0.40, 0.45): epoch 2, loss 0.4, val_loss 0.45 at epoch 2
+    lines = ["Training Results - Epoch[1] Avg accuracy: 0.80 Avg loss: 0.50",
+             "Validation Results - Epoch[1] Avg accuracy: 0.78 Avg loss: 0.55",
+             "Training Results - Epoch[2] Avg accuracy: 0.85 Avg loss: 0.40",
+             "Validation Results - Epoch[2] Avg accuracy: 0.83 Avg loss: 0.45"]
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 2 and data["training"]["loss"] == 0.4
+    assert data["training"]["eval"]["val_loss"] == {"value": 0.45, "step": 2}
+
+
+def test_an_iteration_s_line_with_the_epoch_in_brackets_is_a_step_of_the_run(tmp_path: Path) -> None:
+    # composed: ``Epoch[1], Iter[50] Loss: 0.70`` and ``Epoch[2], Iter[100] Loss: 0.60`` (Ignite counts its iterations over
+    # the run, never within the epoch as MXNet's ``Epoch[0] Batch [100]``), epoch 2's Validation Results (0.65) after
+    # them: step 100 in epoch 2, loss 0.6, val_loss 0.65 at step 100
+    lines = ["Epoch[1], Iter[50] Loss: 0.70", "Epoch[2], Iter[100] Loss: 0.60",
+             "Validation Results - Epoch[2] Avg accuracy: 0.70 Avg loss: 0.65"]
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 100 and data["training"]["loss"] == 0.6
+    assert data["training"]["data"]["epoch"] == 2.0
+    assert data["training"]["eval"]["val_loss"] == {"value": 0.65, "step": 100}
