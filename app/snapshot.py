@@ -314,6 +314,9 @@ class TrainingView:
     # iteration=2137!``), ``"the run's closing lines"`` (wandb's summary row ``training/global_step 435``); else None
     # (and absent from the JSON).
     step_said: str | None = None
+    # How ``step_seconds`` was worked out where no step's time is printed nor measured (``worked out: the trainer's
+    # clock, 33.24 s over 8 steps``), as the details say it; else None (and absent from the JSON).
+    step_seconds_note: str | None = None
 
     def evaluation(self, name: str) -> EvalView | None:
         """The evaluation figure called ``name``, or None."""
@@ -349,6 +352,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
         del data["step_unit"]  # only a log whose lines are epochs carries one
     if view.step_said is None:
         del data["step_said"]  # only a position a crash or the run's closing lines name, no step line read, has one
+    if view.step_seconds_note is None:
+        del data["step_seconds_note"]  # only a step time worked out from the trainer's own clock carries one
     if view.step is None:
         # Before a first step the object has always carried the collaboration last: readers of old
         # reports compare it as written.

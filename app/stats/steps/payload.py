@@ -34,7 +34,7 @@ from .stage import (
     step_seconds,
 )
 from .swarm import Swarm, SwarmFacts
-from .text import round_text
+from .text import clock_step, round_text
 from .verdict import Verdict
 
 
@@ -50,6 +50,9 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
             row_group=latest.row_group,
             row_groups_per_step=finite(row_groups_per_step(stage)),
         )
+    seconds, seconds_note = finite(step_seconds(stage, m)), None
+    if seconds is None and (clock := clock_step(stage)) is not None:
+        seconds, seconds_note = finite(clock[0]), clock[1]  # (the details' own figure, said the same way)
     return TrainingView(
         stage=stage.name,
         step=None if latest.logged else latest.step,  # (a count of dicts is no step: logged_records)
@@ -62,7 +65,8 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         lr=finite(stage.lr),
         lr_multiplier=finite(latest.lr_multiplier),
         grad_norm=stage.grad_norm,
-        step_seconds=finite(step_seconds(stage, m)),
+        step_seconds=seconds,
+        step_seconds_note=seconds_note,
         tokens_per_second=rate,
         tokens_per_second_scope=None if rate is None else ("device" if latest.per_device else "global"),
         mfu=finite(latest.mfu),

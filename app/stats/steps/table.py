@@ -89,7 +89,8 @@ _STEP_UNITS = frozenset({"epoch", "pass"})
 # first line (a log that starts mid-run, or counts samples, would show a step the run never had).
 _CHART_ONLY = {"chart_x"}
 # Notes that qualify another field: said beside it, not as rows of their own.
-_NOTES = {"loss_note": "loss", "mfu_note": "mfu", "tokens_per_second_scope": "tokens_per_second", "step_said": "step"}
+_NOTES = {"loss_note": "loss", "mfu_note": "mfu", "tokens_per_second_scope": "tokens_per_second", "step_said": "step",
+          "step_seconds_note": "step_seconds"}
 _DURATIONS = {"eta_seconds", "trainer_eta_seconds"}
 # A trainer's own figure name's ending → its unit.
 _SUFFIX_UNITS = (("_gib", "GiB"), ("_gb", "GB"), ("_percent", "%"), ("_seconds", "s"), ("tflops", "TFLOPS"))

@@ -341,6 +341,17 @@ def error_lines(errors: Errors | None) -> list[str]:
     return [f"Errors: {errors.count} · last: {clip(errors.last, 90)}"]
 
 
+def clock_step(stage: Stage) -> tuple[float, str] | None:
+    """A step's time worked out from the trainer's own clock, read under some steps, over the steps between, and how
+    (``worked out: the trainer's clock, 33.24 s over 8 steps``): the one figure the details and the snapshot's
+    ``step_seconds`` give where no step's time is printed nor measured. None for a log of dicts (no steps between)."""
+    clock = clock_step_seconds(stage)
+    if clock is None or stage.latest.logged:
+        return None
+    each, span, steps = clock
+    return each, f"worked out: the trainer's clock, {seconds_text(span)} over {steps:,} {count_noun(stage)}s"
+
+
 def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[str]:
     latest = stage.latest
     parts: list[str] = []
@@ -367,11 +378,9 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
             # (fairseq's ``ups=0.04`` is no ``25`` printed) is not shown as printed.
             parts.append(f"{note.split(' as printed')[0]} {as_printed(latest.step_seconds or 0.0)} as printed: more "
                          "than a step takes by the log's dates")
-    elif (clock := clock_step_seconds(stage)) is not None and not latest.logged:
-        # No step's time printed nor measured: the trainer's own clock, read under some steps, over the steps between.
-        each, span, steps = clock
-        parts.append(f"{count_noun(stage)} {seconds_text(each)} (worked out: the trainer's "
-                     f"clock, {seconds_text(span)} over {steps:,} {count_noun(stage)}s)")
+    elif (clock := clock_step(stage)) is not None:
+        each, note = clock
+        parts.append(f"{count_noun(stage)} {seconds_text(each)} ({note})")
     elif (last_epoch := epoch_with_its_evaluation(stage)) is not None:
         # A line a whole epoch, each followed by its evaluation: the time between the last two epoch lines, which the
         # rate leaves out (the evaluation's pause is in it), is still the epoch's own time, said with what it holds.
