@@ -42,20 +42,6 @@ def test_xgboost_cli_rounds_clock_is_the_step_time_in_text_and_snapshot(tmp_path
     assert "step 2.33 s (worked out: the trainer's clock, 7.00 s over 3 steps)" in data["details"]
 
 
-def test_a_clock_under_each_step_line_is_carried_as_the_details_say_it(tmp_path: Path) -> None:
-    """StyleTTS2's ``Time elasped:`` under each step line: 100 s at step 10, 145 s at step 30: 45 s over 20 steps."""
-    lines = []
-    for step, loss, clock in ((10, "0.50000", "100.0"), (20, "0.49000", "125.0"), (30, "0.48000", "145.0"),
-                              (40, "0.47000", None)):
-        lines.append(f"Epoch [1/75], Step [{step}/400], Loss: {loss}, Disc Loss: 3.00000")
-        if clock is not None:
-            lines.append(f"Time elasped: {clock}")
-    data = read_cold(tmp_path, lines)
-    assert data["training"]["step_seconds"] == pytest.approx(2.25)
-    assert data["training"]["step_seconds_note"] == "worked out: the trainer's clock, 45.00 s over 20 steps"
-    assert "step 2.25 s (worked out: the trainer's clock, 45.00 s over 20 steps)" in data["details"]
-
-
 def test_a_printed_step_time_carries_no_note(tmp_path: Path) -> None:
     """CatBoost's 2018 ``passed: 21 sec``: the step's time as printed, no clock worked out, so no note in the JSON."""
     lines = ["0:\tlearn 0.6800000000passed: 20 sec\ttotal: 1m 0s\tremaining: 33m 0s",

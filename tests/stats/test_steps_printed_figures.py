@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from app.stats.events import TrainStep
 from app.stats.steps.stage import RunFacts, Stage
 from app.stats.steps.text import figure_lines, speed_parts
@@ -48,9 +50,13 @@ def test_styletts2_s_clock_under_each_step_gives_a_step_time_said_to_be_worked_o
         lines.append(f"Epoch [1/75], Step [{step}/400], Loss: {loss}, Disc Loss: 3.00000")
         if clock is not None:
             lines.append(f"Time elasped: {clock}")
-    details = read_at(tmp_path, lines)["details"]
+    data = read_at(tmp_path, lines)
+    details = data["details"]
     assert "step 2.25 s (worked out: the trainer's clock, 45.00 s over 20 steps)" in details
     assert not any("as printed" in line and "2.25" in line for line in details)
+    # (the snapshot carries the same figure, said the same way)
+    assert data["training"]["step_seconds"] == pytest.approx(2.25)
+    assert data["training"]["step_seconds_note"] == "worked out: the trainer's clock, 45.00 s over 20 steps"
 
 
 def test_a_clock_that_goes_back_starts_its_span_again() -> None:
