@@ -3,7 +3,7 @@
 neupy (0.6) prints a row an epoch: ``│  3.5858e+06 │    0.042621 │    0.022126 │       23 ms │``, the epoch (``%g``:
 e-notation past six digits), the training and the validation error, and the epoch's time with its unit (``23 ms``,
 ``0.5 sec``, ``00:00:15``: ``neupy.helpers.table.format_time``). Its header (``│ Epoch # │ Train err │ Valid err │ Time
-│``) is drawn once, above the first row; a copy of the rows that lost it (itdxer/neupy issue 203 pastes rows of epoch
+│``) is drawn once, above the first row; a copy of the rows that lost it (a paste of a long run's rows from epoch
 3.5857e+06 on) still says what it can by the columns' shapes:
 
 - a first column of whole numbers that rises steadily row on row (by one, or by the rounding of its e-notation: 100 at
