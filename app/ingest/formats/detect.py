@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .banner import header_without_rows, is_row, planned_run, started_run, whole_echo
 from .fields import clean
@@ -133,26 +133,26 @@ def _plans_run(lines: Sequence[str]) -> bool:
     """True when a start banner among these lines says the run's planned length (banner.py): a run about to
     start, whichever trainer prints it, which the fallback reader reads. A banner with rows after it (a YOLO epoch's
     row cut short, which no reader reads) is no run that waits for its first step."""
-    tail = lines[-SNIFF_LINES:]
-    last_row: int | None = None  # (where the last row is, found once a banner is: -1 for none)
-    for i, line in enumerate(tail):
-        if (("step" in line or "epoch" in line or "iter" in line or "Step" in line or "Epoch" in line or "Iter" in line)
-                and planned_run(_message(line)) is not None):
-            if last_row is None:
-                last_row = next((k for k in range(len(tail) - 1, -1, -1) if is_row(_message(tail[k]))), -1)
-            if last_row <= i:
-                return True
-    return False
+    return _said_with_no_row_after(lines, lambda line: (
+        ("step" in line or "epoch" in line or "iter" in line or "Step" in line or "Epoch" in line or "Iter" in line)
+        and planned_run(_message(line)) is not None))
 
 
 def _starts_run(lines: Sequence[str]) -> bool:
     """True when a trainer's word that training starts is among these lines, with no row after it (banner.py:
     accelerate's state before its loop, detectron2's ``Starting training from iteration 16000``): a run started, which
     the fallback reader reads, whichever trainer prints it."""
+    return _said_with_no_row_after(lines, lambda line: (
+        ("raining" in line or "environment: " in line) and started_run(_message(line)) is not None))
+
+
+def _said_with_no_row_after(lines: Sequence[str], says: Callable[[str], bool]) -> bool:
+    """True when a line among the last lines ``says`` so and no row (banner.py's ``is_row``) comes after it; where the
+    last row is is found once, at the first such line."""
     tail = lines[-SNIFF_LINES:]
-    last_row: int | None = None  # (where the last row is, found once a start line is: -1 for none)
+    last_row: int | None = None  # (-1 for none)
     for i, line in enumerate(tail):
-        if ("raining" in line or "environment: " in line) and started_run(_message(line)) is not None:
+        if says(line):
             if last_row is None:
                 last_row = next((k for k in range(len(tail) - 1, -1, -1) if is_row(_message(tail[k]))), -1)
             if last_row <= i:
