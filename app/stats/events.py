@@ -447,16 +447,30 @@ class EvalResult:
 
 
 @dataclass(frozen=True, slots=True)
+class SharedBar:
+    """An epoch's bar that counts its validation's batches on after its training's (Lightning 1.x's ``Epoch 0:
+    85%|…| 11/13 [02:52<00:31, 15.71s/it, …]``: 3 training batches, then 8 of the validation's 10), as its newest
+    record says: its count and total, the training's share of them, and its time left (``eta_seconds``: to the
+    epoch's end, its validation included)."""
+
+    count: int
+    total: int
+    trained: int
+    eta_seconds: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class TrainingPause:
     """Training pauses on purpose (evaluation, checkpoint, all-reduce): not a stall (``batches``: an evaluation's
     own bar's total, where it prints one; ``done``: its batches done so far, and ``epoch``: the epoch it evaluates,
-    where its record says)."""
+    where its record says; ``bar``: the epoch's bar that counts the pass on after the training, where it does)."""
 
     at: float | None
     reason: PauseReason
     batches: int | None = None
     done: int | None = None
     epoch: float | None = None
+    bar: SharedBar | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2108,17 +2108,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None,
                                            "crash": None}),
     # Lightning 1.x's main bar counting the validation's batches on after its 246 training batches (308 = 246 + 62):
-    # the training's position kept, paused for the evaluation (1.06 it/s as printed at 246)
+    # the training's position kept at its share (246 of 246), paused for the evaluation (1.06 it/s as printed at 246);
+    # the epoch where the bar's newest record puts it (254 = 246 + 8), its 00:50 left the epoch's
     ("lightning-deeplearningprojects-file-project11-model-py-epoch0-bar-246-254-of-308-validating-0-6-of-62.log", T0,
-     "end", "epoch 0 · 246/308 in the epoch · evaluating", "evaluating",
-     {"step": 246, "total_steps": 308, "loss": 0.0376, "step_seconds": 1 / 1.06, "paused": "evaluation",
-      "finished": False}),
+     "end", "epoch 0 · bar 254/308: 246 training + 8 validation batches · evaluating", "evaluating",
+     {"step": 246, "total_steps": None, "loss": 0.0376, "step_seconds": 1 / 1.06, "paused": "evaluation",
+      "trainer_eta_seconds": 50.0, "finished": False}),
     # … its main bar's redraws written straight after each validation bar's: no training line read, the training done
-    # at the bar's share (108 - 14 = 94), its time the bar's mean pace at its first tick (9.17 it/s)
+    # at the bar's share (108 - 14 = 94), its time the bar's mean pace at its first tick (9.17 it/s); the bar's newest
+    # record 107 = 94 + 13, its 00:00 left
     ("lightning-temporal-file-slurm-out-validating-bars-glued-to-epoch0-bar-97-107-of-108.log", T0, "end",
-     "epoch 0 · 94/94 in the epoch · evaluating", "evaluating",
+     "epoch 0 · bar 107/108: 94 training + 13 validation batches · evaluating", "evaluating",
      {"step": 94, "total_steps": None, "loss": 12.3, "step_seconds": 1 / 9.17, "paused": "evaluation",
-      "finished": False}),
+      "trainer_eta_seconds": 0.0, "finished": False}),
     # Ignite's examples since 0.4, the epoch in brackets: ``Epoch[5], Iter[2300] Loss: 0.01`` is the run's iteration 2300 in
     # epoch 5, its loss the latest; ``Validation Results - Epoch[5] … Avg loss: 0.03`` that epoch's evaluation
     ("generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log", T0, "end",
@@ -2129,6 +2131,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log", T0, "end",
      "epoch 2 · …", "measuring",
      {"step": 2, "loss": 0.09, "data": epoch(2.0), "eval": {"val_loss": {"value": 0.09, "step": 2}}}),
+    # … the same in mlflow's MNIST example under Lightning 1.4 (939 = 860 training + 79 validation batches): training
+    # batch 860 of 860, its 5.73 ms (174.51 it/s) as printed there; the bar's newest record 920 = 860 + 60, 00:00 left
+    ("lightning-tempo-file-mlflow-e2e-readme-epoch1-bar-860-920-of-939-validating-0-of-79.log", T0, "end",
+     "epoch 1 · bar 920/939: 860 training + 60 validation batches · evaluating", "evaluating",
+     {"step": 860, "total_steps": None, "loss": 0.0984, "step_seconds": 1 / 174.51, "paused": "evaluation",
+      "trainer_eta_seconds": 0.0, "finished": False}),
 ]  # fmt: skip
 
 

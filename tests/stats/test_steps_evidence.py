@@ -286,14 +286,17 @@ LIGHTNING_1X = [
 def test_a_lightning_1_bar_past_its_training_batches_counts_the_validation(tmp_path: Path) -> None:
     """Lightning 1.x's ``Epoch 0`` bar totals the training's batches and the validation's (25 = 15 + 10, the
     ``Validating`` bar's 0/10): after that bar, its 20/25 and 23/25 are validation batches at the validation's pace
-    (1.43 s/it), so the run is at training batch 15, its step 2.00 s as printed there, paused for the evaluation."""
+    (1.43 s/it), so the run is at training batch 15 of its 15, its step 2.00 s as printed there (a training batch's,
+    said so), paused for the evaluation."""
     lines = LIGHTNING_1X + ["Epoch 0:  80%|████████  | 20/25 [00:32<00:08,  1.60s/it, loss=1.10, v_num=1]",
                             "Epoch 0:  92%|█████████▏| 23/25 [00:33<00:02,  1.43s/it, loss=1.10, v_num=1]"]
     data = read_at(tmp_path, lines)
     training = data["training"]
     assert training["step"] == 15 and training["step_seconds"] == 2.0
+    assert training["total_steps"] is None  # (the epoch's training share is 15: never the bar's 25)
     assert training["paused"] == "evaluation"
-    assert "step 2.00 s (as printed)" in data["details"]
+    assert "step 2.00 s (a training batch's, as printed at 15/25)" in data["details"]
+    assert "Stage train · epoch 0 · 15/15 in the epoch" in data["details"]
 
 
 def test_a_lightning_1_pass_is_where_the_main_bar_past_its_training_batches_says(tmp_path: Path) -> None:
@@ -302,7 +305,7 @@ def test_a_lightning_1_pass_is_where_the_main_bar_past_its_training_batches_says
     lines = LIGHTNING_1X + ["Epoch 0:  80%|████████  | 20/25 [00:32<00:08,  1.60s/it, loss=1.10, v_num=1]",
                             "Epoch 0:  92%|█████████▏| 23/25 [00:33<00:02,  1.43s/it, loss=1.10, v_num=1]"]
     data = read_at(tmp_path, lines)
-    assert "Evaluating after epoch 0 · 15/25 in the epoch: 8/10 of its pass, no result yet" in data["details"]
+    assert "Evaluating after epoch 0 · 15/15 in the epoch: 8/10 of its pass, no result yet" in data["details"]
 
 
 def test_a_validation_bar_with_the_main_bar_written_after_it_is_two_bars(tmp_path: Path) -> None:
@@ -314,20 +317,59 @@ def test_a_validation_bar_with_the_main_bar_written_after_it_is_two_bars(tmp_pat
     lines = [*LIGHTNING_1X, glued]
     data = read_at(tmp_path, lines)
     assert data["training"]["step"] == 15 and data["training"]["paused"] == "evaluation"
-    assert "Evaluating after epoch 0 · 15/25 in the epoch: 5/10 of its pass, no result yet" in data["details"]
+    assert "Evaluating after epoch 0 · 15/15 in the epoch: 5/10 of its pass, no result yet" in data["details"]
+
+
+def test_a_lightning_1_epoch_is_where_its_bar_s_newest_record_says(tmp_path: Path) -> None:
+    """The newest main-bar record, ``23/25 [00:33<00:02, 1.43s/it]``, is where the epoch is: 15 training batches and 8
+    of the validation's, shown as the bar's own count with both parts, its 2 s left the epoch's (the validation
+    included). The training bar's ``00:20`` left at 15/25 is stale once a newer record exists, and the 1.43 s/it is no
+    training batch's time: the step time stays the training's 2.00 s."""
+    lines = LIGHTNING_1X + ["Epoch 0:  80%|████████  | 20/25 [00:32<00:08,  1.60s/it, loss=1.10, v_num=1]",
+                            "Epoch 0:  92%|█████████▏| 23/25 [00:33<00:02,  1.43s/it, loss=1.10, v_num=1]"]
+    data = read_at(tmp_path, lines)
+    assert data["status_line"] == "epoch 0 · bar 23/25: 15 training + 8 validation batches · evaluating"
+    assert data["training"]["trainer_eta_seconds"] == 2.0 and data["training"]["eta_seconds"] is None
+    assert "Epoch ends in 2 s (trainer, its validation included)" in data["details"]
+    assert data["training"]["step"] == 15 and data["training"]["step_seconds"] == 2.0
+
+
+def test_a_validation_bar_s_redraw_after_the_main_bar_keeps_that_bar_s_record(tmp_path: Path) -> None:
+    """The ``Validating`` bar drawn again after the main bar's 20/25: the pass is at its own 6/10, the newer count, and
+    the main bar's newest record stays 20/25 (15 + 5) with its 8 s left; the training's 20 s left at 15/25 is not
+    brought back."""
+    lines = LIGHTNING_1X + ["Epoch 0:  80%|████████  | 20/25 [00:32<00:08,  1.60s/it, loss=1.10, v_num=1]",
+                            "Validating:  60%|██████    | 6/10 [00:03<00:02,  1.50it/s]"]
+    data = read_at(tmp_path, lines)
+    assert data["status_line"] == "epoch 0 · bar 20/25: 15 training + 5 validation batches · evaluating"
+    assert "Evaluating after epoch 0 · 15/15 in the epoch: 6/10 of its pass, no result yet" in data["details"]
+    assert data["training"]["trainer_eta_seconds"] == 8.0
+
+
+def test_the_next_epoch_s_training_ends_the_bar_s_validation_record(tmp_path: Path) -> None:
+    """The next epoch's bar is training again: its own count and time left, no validation part."""
+    lines = LIGHTNING_1X + ["Epoch 0:  92%|█████████▏| 23/25 [00:33<00:02,  1.43s/it, loss=1.10, v_num=1]",
+                            "Epoch 1:  40%|████      | 10/25 [00:20<00:30,  2.00s/it, loss=1.00, v_num=1]"]
+    data = read_at(tmp_path, lines)
+    assert data["status_line"].startswith("epoch 1 · 10/25 in the epoch")
+    assert data["training"]["step"] == 10 and data["training"]["total_steps"] == 25
+    assert data["training"]["trainer_eta_seconds"] == 30.0 and data["training"]["paused"] is None
 
 
 @pytest.mark.parametrize(("name", "after", "done", "batches"), [
     # the main bar's 254 - 246, its validation bar's last redraw above it at 6/62
     ("lightning-deeplearningprojects-file-project11-model-py-epoch0-bar-246-254-of-308-validating-0-6-of-62.log",
-     "246/308", 8, 62),
+     "246/246", 8, 62),
     # the main bar's 107 - 94, written after the validation bar's 12/14 on the same line
     ("lightning-temporal-file-slurm-out-validating-bars-glued-to-epoch0-bar-97-107-of-108.log", "94/94", 13, 14),
+    # the main bar's 920 - 860, its validation bar last drawn at 0/79
+    ("lightning-tempo-file-mlflow-e2e-readme-epoch1-bar-860-920-of-939-validating-0-of-79.log", "860/860", 60, 79),
 ])  # fmt: skip
 def test_a_real_lightning_1_pass_is_counted_by_the_newest_bar(
         tmp_path: Path, name: str, after: str, done: int, batches: int) -> None:
     data = read_at(tmp_path, body(name))
-    line = f"Evaluating after epoch 0 · {after} in the epoch: {done}/{batches} of its pass, no result yet"
+    epoch = 1 if "mlflow" in name else 0
+    line = f"Evaluating after epoch {epoch} · {after} in the epoch: {done}/{batches} of its pass, no result yet"
     assert line in data["details"]
 
 
@@ -338,3 +380,20 @@ def test_a_bar_that_goes_on_training_after_a_validation_is_training(tmp_path: Pa
         "Epoch 0:  80%|████████  | 20/25 [00:40<00:10,  2.00s/it, loss=1.00, v_num=1]"]
     data = read_at(tmp_path, lines)
     assert data["training"]["step"] == 20 and data["training"]["paused"] is None
+
+
+@pytest.mark.parametrize(("name", "said", "left"), [
+    # a training line read before the validation: its printed time, said to be a training batch's (1.06 it/s); the
+    # bar's newest record's time left (254/308 [03:59<00:50]), never the 00:58 printed at 246/308
+    ("lightning-deeplearningprojects-file-project11-model-py-epoch0-bar-246-254-of-308-validating-0-6-of-62.log",
+     "step 943 ms (a training batch's, as printed at 246/308)", "50 s"),
+    ("lightning-tempo-file-mlflow-e2e-readme-epoch1-bar-860-920-of-939-validating-0-of-79.log",
+     "step 5.7 ms (a training batch's, as printed at 860/939)", "0 s"),
+    # none read: the bar's mean pace at its first tick past the share, said to hold the validation's first batches
+    ("lightning-temporal-file-slurm-out-validating-bars-glued-to-epoch0-bar-97-107-of-108.log",
+     "step 109 ms (the epoch bar's mean pace at 97/108, 3 validation batches in it)", "0 s"),
+])  # fmt: skip
+def test_a_real_lightning_1_step_time_says_whose_it_is(tmp_path: Path, name: str, said: str, left: str) -> None:
+    data = read_at(tmp_path, body(name))
+    assert said in data["details"]
+    assert f"Epoch ends in {left} (trainer, its validation included)" in data["details"]

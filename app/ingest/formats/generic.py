@@ -37,6 +37,7 @@ from ...stats.events import (
     Event,
     LinesLeftOut,
     RunInfo,
+    SharedBar,
     StageEnd,
     StageStart,
     StepFigures,
@@ -2902,12 +2903,17 @@ class GenericParser(StepLines[_Line]):
             self._validating = None
             return False
         if not read:
+            # (its time the bar's mean pace so far, the validation's first batches in it: said so)
+            note = f"the epoch bar's mean pace at {bar.step}/{bar.total}, {bar.step - trained} validation batches in it"
             self._validating = None
-            self._step(replace(line, bar=replace(bar, step=trained, total=trained, eta=None)), events)
+            self._step(replace(line, bar=replace(bar, step=trained, total=trained, eta=None,
+                                                  seconds_note=note if bar.step_seconds is not None else None)), events)
             self._validating = validating
-        # (the pass's count is the main bar's past the training's share: newer than the validation bar's last redraw)
+        # (the pass's count is the main bar's past the training's share: newer than the validation bar's last redraw;
+        # the bar's own record, its time left the epoch's with its validation, is the newest of the epoch)
         self._validating = (batches, bar.step - trained)
-        events.append(TrainingPause(at=line.at, reason="evaluation", batches=batches, done=bar.step - trained))
+        events.append(TrainingPause(at=line.at, reason="evaluation", batches=batches, done=bar.step - trained,
+                                    bar=SharedBar(bar.step, bar.total, trained, bar.eta)))
         return True
 
     def _per_pass(self, count: int) -> bool:

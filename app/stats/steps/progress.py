@@ -256,6 +256,8 @@ class StepProgress:
                 if event.reason == "evaluation" and event.batches is not None:
                     self._stage.eval_batches = event.batches
                 self._stage.take_eval_pass(event, t)
+                if event.bar is not None:
+                    self._stage.take_shared_bar(event.bar)
             elif event.reason == "evaluation" and event.done is not None and event.batches is not None:
                 self._evaluating = event  # (mmengine's ``Epoch(val) [2][3550/21046]`` lines alone: validating)
                 self._evaluating_ended = False

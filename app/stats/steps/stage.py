@@ -15,6 +15,7 @@ from ..events import (
     EPOCH_SECONDS,
     EPOCH_STEP_SECONDS,
     LOGGING_INTERVAL_SECONDS,
+    SharedBar,
     StepFigures,
     TrainingPause,
     TrainStep,
@@ -117,6 +118,9 @@ class Stage:
     # total, where printed; none: its start said alone), and when the pass's first record came. A result, a step line
     # or the training said to go on again ends it.
     eval_pass: TrainingPause | None = None
+    # The epoch's bar counting that pass on after the training's batches, as its newest record says (events.SharedBar):
+    # where the epoch is, and its time left. Kept until the next step line (the bar's close at its total is no step).
+    shared_bar: SharedBar | None = None
     eval_lines: bool = False  # an evaluation's pass printed lines of its own since the latest step line
     eval_dated: bool = False  # the latest evaluation's result carried its own time (its line's)
     eval_pass_since: float | None = None
@@ -203,6 +207,18 @@ class Stage:
             self.eval_pass_since = t if pause.at is not None or self.latest.at is not None else None
         self.eval_pass = pause
 
+    def take_shared_bar(self, bar: SharedBar) -> None:
+        """Keep the newest record of the epoch's bar that counts the validation on after the training (events.SharedBar).
+        The latest step, where it is the training's last batch read on that bar (``3/13`` before a validation of 10),
+        counts the epoch's training share: its batches of the epoch are those 3, never the bar's 13."""
+        latest = self.latest
+        if latest.step == bar.trained and latest.total_steps == bar.total and not latest.ends_at_total:
+            trained = replace(latest, total_steps=None, epoch_steps=bar.trained)
+            if self.timed_step is latest:
+                self.timed_step = trained
+            self.latest = trained
+        self.shared_bar = bar
+
     def end_eval_pass(self) -> None:
         """The evaluation's pass is over (its result, a step line, the training said to go on)."""
         self.eval_pass = self.eval_pass_since = None
@@ -249,6 +265,7 @@ class Stage:
         self.eval_batches = None
         self.eval_lines = False
         self.end_eval_pass()
+        self.shared_bar = None
         self.forget_said_end()
         if amends:
             # (the whole record's figures in place of its part's; a loss it gives where the part gave one is that
@@ -388,7 +405,10 @@ def counts_evaluation(stage: Stage, event: TrainStep) -> bool:
     """``event`` is the training bar counting the evaluation's batches on: Lightning 1.x's ``Epoch 0: 46%|…| 6/13``
     after its ``Validating: 0/10`` bar, whose total is the training batches plus the validation's (3 + 10), so that
     the bar's count past the training's is the validation's, and neither a step nor a step's time."""
-    latest, batches = stage.latest, stage.eval_batches
+    latest, batches, shared = stage.latest, stage.eval_batches, stage.shared_bar
+    if shared is not None and stage.pause == "evaluation" and latest.stage == event.stage and event.epoch == latest.epoch:
+        # (the bar's own record read: the training's share of it is known, whatever total the latest step keeps)
+        return event.total_steps == shared.total and shared.trained < event.step <= shared.total
     return (stage.pause == "evaluation" and batches is not None and batches > 0 and latest.stage == event.stage
             and event.epoch == latest.epoch and latest.total_steps is not None
             and event.total_steps == latest.total_steps and latest.step + batches == latest.total_steps

@@ -203,7 +203,9 @@ def details(
         if eta is not None:
             parts.append(f"{text.close_duration(eta)} (tokwatch)")
         if trainer_eta is not None:
-            parts.append(f"{text.close_duration(trainer_eta)} (trainer)")
+            # (the epoch's bar counting its validation on: its time left is the epoch's, that validation included)
+            whose = "trainer, its validation included" if stage.shared_bar is not None else "trainer"
+            parts.append(f"{text.close_duration(trainer_eta)} ({whose})")
         elif latest.trainer_eta_seconds is not None and eta is not None:
             # Printed, but the steps left at the log's own pace say otherwise (rules.trainer_eta).
             parts.append(f"the trainer's {text.close_duration(latest.trainer_eta_seconds)} left out: it does not fit "
@@ -362,7 +364,9 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         before = timed_before_pass(stage)
         own = measured_note(stage) if printed_step_seconds(stage) is None and before is None else \
             f" (as printed at {step_of(before, stage.counts_epochs)})" if before is not None else \
-            f" ({latest.step_seconds_note})" if latest.step_seconds_note else " (as printed)"
+            f" ({latest.step_seconds_note})" if latest.step_seconds_note else \
+            f" (a training batch's, as printed at {latest.step}/{stage.shared_bar.total})" if stage.shared_bar else \
+            " (as printed)"
         average = epoch_average_seconds(stage)
         if average is not None and stage.epoch_average is not None:
             # (which one is shown, and the line's own beside it: its window leaves out the epoch's slow first iteration)
@@ -560,6 +564,14 @@ def counted(step: TrainStep) -> str:
 
 
 def progress(stage: Stage) -> str:
+    bar = stage.shared_bar
+    if bar is not None:
+        # The epoch's bar counting its validation on after the training (Lightning 1.x): its newest count, both parts
+        epoch = stage_epoch(stage)
+        of = f"/{stage.latest.epoch_total}" if stage.latest.epoch_total is not None else ""
+        where = f"epoch {epoch:g}{of} · " if epoch is not None else ""
+        return (f"{STAGE_LABELS.get(stage.latest.stage, '')}{where}bar {bar.count}/{bar.total}: {bar.trained} training + "
+                f"{bar.count - bar.trained} validation batches")
     return STAGE_LABELS.get(stage.latest.stage, "") + position(stage.latest, stage.epoch, stage.counts_epochs)
 
 

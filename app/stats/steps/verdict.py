@@ -67,6 +67,7 @@ from .stage import (
     diverged_at,
     evaluating,
     finished,
+    finite,
     line_spacing,
     lines_needed,
     measure,
@@ -247,6 +248,10 @@ def decide(
         # An epoch's bar at its total: that epoch's steps are done (its evaluation or the next epoch comes),
         # and the bar's time left (0 s) is no time left of anything still to come.
         eta = trainer_eta = None
+    if stage.shared_bar is not None and not is_done and crash is None and broken is None and not is_diverged:
+        # The epoch's bar counting its validation on after the training: its newest record's time left is the epoch's,
+        # the validation included (an older record's, the training's last, is no longer what is left)
+        eta, trainer_eta = None, finite(stage.shared_bar.eta_seconds)
     shows = {Line.STAGE}
     if rate is not None:
         shows.add(rate)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from app.ingest.formats.generic import GenericParser
-from app.stats.events import TrainingPause, TrainStep
+from app.stats.events import SharedBar, TrainingPause, TrainStep
 
 
 def steps(lines: list[str]) -> list[TrainStep]:
@@ -79,3 +79,23 @@ def test_a_validation_bar_before_any_training_line_is_read_as_the_pass() -> None
     got = [(e.step, e.total_steps, e.epoch_steps, e.loss) for e in events if isinstance(e, TrainStep)]
     assert got == [(859, None, 859, 0.223)]
     assert [(e.batches, e.done) for e in events if isinstance(e, TrainingPause)] == [(157, 73), (157, 73), (157, 74)]
+
+
+def test_each_validation_tick_of_the_main_bar_carries_that_bar_s_own_record() -> None:
+    # the main bar's 82 and 85 of 100 are its newest records: 80 training batches + 2, then + 5 validation batches,
+    # each with its own time left (00:09, 00:07: the epoch's, the validation included); the validation bar's own
+    # redraw (5/20) is no record of the main bar
+    events = GenericParser().feed(LIGHTNING)
+    bars = [e.bar for e in events if isinstance(e, TrainingPause)]
+    assert bars == [None, SharedBar(82, 100, 80, 9.0), None, SharedBar(85, 100, 80, 7.0)]
+
+
+def test_a_training_read_only_as_the_bar_s_share_says_whose_pace_its_time_is() -> None:
+    # no training line read: the 859 training batches' time is the bar's mean pace at 932 of 1016 (27.70 it/s), which
+    # holds the validation's first 73 batches too: said so, never given as a training batch's own
+    got = steps([
+        "Validation DataLoader 0:  46%|████▌     | 73/157 [00:02<00:02, 37.48it/s]",
+        "Epoch 0:  92%|█████████▏| 932/1016 [00:33<00:03, 27.70it/s, loss=0.223, v_num=77, acc=0.875]",
+    ])
+    assert [(s.step, s.step_seconds_note) for s in got] == [
+        (859, "the epoch bar's mean pace at 932/1016, 73 validation batches in it")]
