@@ -813,6 +813,11 @@ class GenericParser(StepLines[_Line]):
             self.block_steps = True
             # (a test of the net's outputs are that iteration's evaluation, printed before its training line)
             line.evaluation = line.evaluation or self._vertical.tested
+            if self._vertical.tagged:
+                # (an evaluation's block under a tag that names no split: its figures that evaluation's, at the epoch
+                # it names, each under the tag and the metric's name as printed; a name the grammar reads stays its)
+                line.named = (*line.named, *_tagged_figures(self._vertical.tagged, line.named))
+                line.evaluation = True
         if line is not None and self._evaluation_next and line.what in ("step", "eval"):
             line.what = "eval"  # the record under an ``Evaluation:`` heading is the evaluation's
             self._evaluation_next = False
@@ -3354,6 +3359,18 @@ def _rate_figure(named: Named) -> tuple[str, float]:
     if "samples" in named.name or "examples" in named.name:
         return "samples_per_second", named.value
     return RATE_PART + (named.printed or named.name).removeprefix("env "), named.value
+
+
+def _tagged_figures(tagged: tuple[tuple[str, str], ...], named: tuple[Named, ...]) -> list[Named]:
+    """An evaluation's figures under its heading's own tag (``Vis abs_rel: 0.5546``) as evaluation figures named so,
+    those already classed or read by the grammar left out."""
+    seen = {n.name for n in named}
+    found = []
+    for printed, value_text in tagged:
+        name, value = normalise(printed), number(value_text)
+        if value is not None and name not in seen and lookup(name)[0] is None:
+            found.append(Named(Kin.EVAL, name, value, printed))
+    return found
 
 
 def _eval_label(name: str, text: str = "") -> str:
