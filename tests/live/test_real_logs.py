@@ -2064,7 +2064,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-ignite-ai-cifar10-distributed-tutorial-jupyter-epochs-3-5-train-val-metrics-blocks-end-of-run.log", T0, "end",
      "done · epoch 5", "done",
      {"step": 5, "loss": 0.9565292830319748, "step_seconds": None, "data": epoch(5.0), "finished": True,
-      "eval": {"val_accuracy": {"value": 0.6588, "step": 5}, "val_loss": {"value": 0.9517111328125, "step": 5}}}),
+      "eval": {"val_accuracy": {"value": 0.6588, "step": 5}, "val_loss": {"value": 0.9517111328125, "step": 5}},
+      "figures": {"epoch_seconds": 9.0}}),  # (the trainer's ``Epoch[5] Complete. Time taken: 00:00:09``)
     # Ignite's examples' results lines, a pair an epoch after its full bar: epoch 5's ``Training Results … Avg loss: 0.76``
     # is the latest training loss (after the bar's ``batch loss=0.829``), its ``Validation Results`` that epoch's evaluation
     ("generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log", T0, "end",
@@ -2128,7 +2129,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # ``Validation Results`` (0.09) at epoch 2
     ("generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log", T0, "end",
      "epoch 2 · …", "measuring",
-     {"step": 2, "loss": 0.09, "data": epoch(2.0), "eval": {"val_loss": {"value": 0.09, "step": 2}}}),
+     {"step": 2, "loss": 0.09, "data": epoch(2.0), "eval": {"val_loss": {"value": 0.09, "step": 2}},
+      "figures": {"epoch_seconds": 31.752297401428223}}),  # (``Epoch 2, Time Taken : 31.75…``, the engine's seconds)
+    # MONAI's Ignite engines: the evaluator's ``Epoch[45] Complete. Time taken: 00:00:01.075`` and the trainer's 1.981 s,
+    # then the trainer's iterations of epoch 46 (2/2, loss 1.0236; the first nan, no divergence of the run): epoch 45's
+    # time is the trainer's 1.981 s, as printed, shown beside the iterations' own measured time, never the evaluator's
+    ("generic-monailabel-pr1333-ignite-trainer-evaluator-epoch-complete-time-taken-epochs-45-46.log", T0, "end",
+     "epoch 46/50 · 2/2 in the epoch · …", "measuring",
+     {"step": 2, "loss": 1.0236, "data": epoch(46.0), "figures": {"epoch_seconds": 1.981}}),
 ]  # fmt: skip
 
 
@@ -2707,6 +2715,7 @@ GENERIC_READ = {
     "generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log":
         "step, epoch, loss, eval",
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "step, epoch, loss, eval",
+    "generic-monailabel-pr1333-ignite-trainer-evaluator-epoch-complete-time-taken-epochs-45-46.log": "step, epoch, loss",
 }  # fmt: skip
 
 
