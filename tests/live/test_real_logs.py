@@ -2065,7 +2065,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "done · epoch 5", "done",
      {"step": 5, "loss": 0.9565292830319748, "step_seconds": None, "data": epoch(5.0), "finished": True,
       "eval": {"val_accuracy": {"value": 0.6588, "step": 5}, "val_loss": {"value": 0.9517111328125, "step": 5}},
-      "figures": {"epoch_seconds": 9.0}}),  # (the trainer's ``Epoch[5] Complete. Time taken: 00:00:09``)
+      "figures": {"epoch_seconds": 9.0, "run_seconds": 63.0}}),  # (``Epoch[5] Complete. Time taken: 00:00:09``, the run 1:03)
     # Ignite's examples' results lines, a pair an epoch after its full bar: epoch 5's ``Training Results … Avg loss: 0.76``
     # is the latest training loss (after the bar's ``batch loss=0.829``), its ``Validation Results`` that epoch's evaluation
     ("generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log", T0, "end",
@@ -2137,6 +2137,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-monailabel-pr1333-ignite-trainer-evaluator-epoch-complete-time-taken-epochs-45-46.log", T0, "end",
      "epoch 46/50 · 2/2 in the epoch · …", "measuring",
      {"step": 2, "loss": 1.0236, "data": epoch(46.0), "figures": {"epoch_seconds": 1.981}}),
+    # Ignite's NMT tutorial, one epoch evaluated before and after it: the trainer's ``Engine run complete. Time taken:
+    # 00:05:37`` right before the launcher's ``End of run`` is the whole run's time (337 s), shown as printed, no epoch's
+    # nor a step's; its ``Epoch[1] Complete`` of a run started for one epoch is left unread (an evaluator's look alike)
+    ("generic-ignite-ai-nmt-tutorial-one-epoch-validation-metrics-engine-run-complete-end-of-run.log", T0, "end",
+     "done · epoch 1", "done",
+     {"step": 1, "loss": None, "data": epoch(1.0), "finished": True, "figures": {"run_seconds": 337.0},
+      "eval": {"validation_bleu": {"value": 0.10242125441879026, "step": 1},
+               "validation_bleu_smooth_2": {"value": 0.10276058920188186, "step": 1}}}),
 ]  # fmt: skip
 
 
@@ -2716,6 +2724,7 @@ GENERIC_READ = {
         "step, epoch, loss, eval",
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "step, epoch, loss, eval",
     "generic-monailabel-pr1333-ignite-trainer-evaluator-epoch-complete-time-taken-epochs-45-46.log": "step, epoch, loss",
+    "generic-ignite-ai-nmt-tutorial-one-epoch-validation-metrics-engine-run-complete-end-of-run.log": "step, epoch, eval",
 }  # fmt: skip
 
 

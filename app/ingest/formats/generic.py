@@ -31,6 +31,7 @@ from ...stats.events import (
     LOGGING_INTERVAL_SECONDS,
     LOSS_AFTER_LAST_STEP,
     PERCENT_SUFFIX,
+    RUN_SECONDS,
     TIMED_EPOCH,
     TRAIN_PERPLEXITY,
     TRAIN_ROW_LOSS,
@@ -349,7 +350,10 @@ _ENGINE_EPOCH_DONE = re.compile(r"(?:^|\s)Epoch\[(\d{1,6})\] Complete\. Time tak
 # Ignite's examples print each epoch's time from the engine's own timer (``trainer.state.times["EPOCH_COMPLETED"]``, in
 # seconds): ``Epoch 1, Time Taken : 31.877371549606323`` (the time-profiling how-to guide).
 _EXAMPLES_EPOCH_TIME = re.compile(rf"Epoch (\d{{1,6}}), Time Taken : ({NUM})\s*$")
-_ENGINE_RUN_DONE = re.compile(r"(?:^|\s)Engine run complete\. Time taken:? \d{1,4}:\d\d:\d\d(?:\.\d{1,6})?\s*$")
+_ENGINE_RUN_DONE = re.compile(r"(?:^|\s)Engine run complete\. Time taken:? (\d{1,4}):(\d\d):(\d\d(?:\.\d{1,6})?)\s*$")
+# Ignite's launcher once the training function has returned: the engine run that completed right before it was the
+# trainer's, an evaluator's inside it having completed before the trainer's did.
+_LAUNCHER_END = re.compile(r"End of run[.!]*$")
 # An epoch printed with its fraction (torch-rnn's ``Epoch 1.00 / 50, i = 1 / 47800``): the run's share of its epochs at a
 # step, never a record an epoch, even where the fraction is .00.
 _FRACTION_OF_EPOCHS = re.compile(r"(?i)\bepoch\b\W{0,3}\d{1,6}\.\d{1,6}\s?(?:/|of)\s?\d")
@@ -549,6 +553,7 @@ class GenericParser(StepLines[_Line]):
         # trainer's): whose ``Epoch[N] Complete`` a line is
         self._engine_runs: list[int] = []
         self._timed_epoch: _Line | None = None  # an epoch's time said before any step (given to the first)
+        self._run_took: float | None = None  # the seconds of the engine run that completed on the line just read
         self._epoch_header: Reading | None = None  # an epoch said alone on the line above, no step read under it yet
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
         self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
@@ -1053,6 +1058,7 @@ class GenericParser(StepLines[_Line]):
     def _classify_line(self, text: str, record: bool = False) -> tuple[Kind, _Line | None]:
         at = self._times.at
         prose, self._prose = self._prose, None  # (a line of another kind ends a record of figures in prose)
+        run_took, self._run_took = self._run_took, None  # (an engine's run time read on the line just before)
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         if not s or (s[:1] == "#" and not (s[-1:] == "#" and len(s) <= 40 and _EVAL_HEADING.match(s))):
             # a comment (a shell's, a markdown heading): no record; an evaluation's heading ruled with hashes is one
@@ -1175,10 +1181,14 @@ class GenericParser(StepLines[_Line]):
             planned, resumed, until = engine_start.groups()
             self._engine_runs.append(int(planned) if planned is not None else int(until) - int(resumed))
             return Kind.FULL, None
-        if "Engine run complete" in s and _ENGINE_RUN_DONE.search(s) is not None:
+        if "Engine run complete" in s and (run_done := _ENGINE_RUN_DONE.search(s)) is not None:
             if self._engine_runs:
                 self._engine_runs.pop()
+            hours, minutes, seconds = run_done.group(1, 2, 3)
+            self._run_took = int(hours) * 3600 + int(minutes) * 60 + float(seconds)
             return Kind.FULL, None
+        if run_took is not None and s[:3] == "End" and _LAUNCHER_END.match(s):
+            return Kind.FULL, _Line("run_time", at, text=s, named=(Named(Kin.ELAPSED, "run time", run_took, "Time taken"),))
         if "] Complete. Time taken: " in s and (engine_epoch := _ENGINE_EPOCH_DONE.search(s)) is not None:
             return Kind.FULL, self._engine_epoch(engine_epoch, at, s)
         if s[:6] == "Epoch " and ", Time Taken : " in s and (example_epoch := _EXAMPLES_EPOCH_TIME.match(s)) is not None:
@@ -2194,6 +2204,10 @@ class GenericParser(StepLines[_Line]):
             self._eval(line, events)
         elif line.what == "tie":
             self._tie(line, events)
+        elif line.what == "run_time":
+            if self._last is not None:
+                # (the trainer's whole run, as its engine timed it: no step's nor epoch's time)
+                events.append(StepFigures(at=None, figures=((RUN_SECONDS, line.named[0].value),)))
         elif line.what == "epoch_time":
             # (an epoch's time said with its own epoch, the trainer's records printed before or after it; before any
             # step, held for the first: an excerpt begun at an epoch's end)

@@ -6,10 +6,11 @@ Taken : 31.87``, in seconds). The time is that epoch's, said with its epoch, sho
 printed)``) beside whatever step time the lines give. An evaluator is an Engine too, run for one epoch inside the
 trainer's: an epoch of a run of one epoch (Ignite's evaluator's ``Epoch[1]``, MONAI's evaluator resumed ``from … epoch 45
 until 46 epochs``) is an evaluator's and no epoch time of the run's; an ``Epoch[1]`` whose run the log does not say is
-left unread.
+left unread. The engine run that completes right before the launcher's ``End of run`` is the trainer's, its time the
+whole run's (``Engine run complete. Time taken: 00:05:37``): shown as printed where no other time is, never a step's.
 
 Real: pytorch-ignite/pytorch-ignite.ai's CIFAR10 tutorial, pytorch-ignite/examples' time-profiling guide and
-Project-MONAI/MONAILabel pull request #1333 (tests/data/real, their headers; their snapshots in
+Project-MONAI/MONAILabel pull request #1333, pytorch-ignite/pytorch-ignite.ai's NMT tutorial (tests/data/real, their headers; their snapshots in
 tests/live/test_real_logs.py). Composed: lines whose reading is worked out by hand.
 """
 
@@ -76,3 +77,19 @@ def test_the_examples_epoch_time_in_seconds(tmp_path: Path) -> None:
              "Training Results - Epoch[2] Avg accuracy: 0.97 Avg loss: 0.09", "Epoch 2, Time Taken : 31.75"]
     data = read_cold(tmp_path, lines)
     assert data["step"] == 2 and _epoch_time(data) == 31.75
+
+
+def test_the_engine_run_completed_before_the_launcher_s_end_is_the_whole_run(tmp_path: Path) -> None:
+    # composed: an evaluator's run (2 s), the training set's blocks of epochs 1 and 2, then the trainer's run complete (1 min
+    # 45.348 s), then ``End of run``: the run took 105.348 s,
+    # said where no step's or epoch's time is; without ``End of run`` after it, an engine's run time is nobody's
+    lines = ["Engine run starting with max_epochs=1.", "Epoch[1] Complete. Time taken: 00:00:02.000",
+             "Engine run complete. Time taken: 00:00:02.010",
+             "Epoch 1 - Evaluation time (seconds): 2.01 - train metrics:", "\tAccuracy: 0.61", "\tLoss: 1.05",
+             "Epoch 2 - Evaluation time (seconds): 2.01 - train metrics:", "\tAccuracy: 0.65", "\tLoss: 0.98",
+             "Engine run complete. Time taken: 00:01:45.348"]
+    cut = read_cold(tmp_path, lines)
+    assert cut["step"] == 2 and "run_seconds" not in (cut["training"]["figures"] or {})
+    data = read_cold(tmp_path, [*lines, "End of run"], name="ended.log")
+    assert data["training"]["figures"]["run_seconds"] == 105.348
+    assert any("only the whole run's time printed (1 min 45 s, as its engine timed it)" in line for line in data["details"])
