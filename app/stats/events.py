@@ -339,6 +339,12 @@ EPOCH_STEP_SECONDS = "epoch_step_seconds"
 # A TrainStep's figure: its epoch's own time in seconds, printed on a line tied to the epoch's last step (DGL's
 # ``Epoch Time(s): 7.2513``, MXNet's ``Epoch[1] Time cost=4.611``), its epoch the step's.
 EPOCH_SECONDS = "epoch_seconds"
+# A StepFigures' figure beside its EPOCH_SECONDS: the epoch that time is of, where the line says (PyTorch-Ignite's
+# ``Epoch[5] Complete. Time taken: 00:00:09``, printed before or after that epoch's own records).
+TIMED_EPOCH = "timed_epoch"
+# A StepFigures' figure: the whole run's seconds as the trainer's engine timed it, printed as the run ended
+# (PyTorch-Ignite's ``Engine run complete. Time taken: 00:01:45.348`` right before its launcher's ``End of run``).
+RUN_SECONDS = "run_seconds"
 # A TrainStep's figure: the seconds a logging hook printed for its interval, the steps since its record before, where
 # the log prints no record before it to span those steps (TF Estimator's ``loss = 1.87, step = 31601 (182.200 sec)``
 # as a log's first step line): the interval's time as printed, never one step's.

@@ -755,6 +755,8 @@ REAL_FORMATS = {
     "lightning-tempo-file-mlflow-e2e-readme-epoch1-bar-860-920-of-939-validating-0-of-79.log": "generic",
     "generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log": "generic",
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "generic",
+    "generic-monailabel-pr1333-ignite-trainer-evaluator-epoch-complete-time-taken-epochs-45-46.log": "generic",
+    "generic-ignite-ai-nmt-tutorial-one-epoch-validation-metrics-engine-run-complete-end-of-run.log": "generic",
 }
 
 

@@ -2064,7 +2064,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-ignite-ai-cifar10-distributed-tutorial-jupyter-epochs-3-5-train-val-metrics-blocks-end-of-run.log", T0, "end",
      "done · epoch 5", "done",
      {"step": 5, "loss": 0.9565292830319748, "step_seconds": None, "data": epoch(5.0), "finished": True,
-      "eval": {"val_accuracy": {"value": 0.6588, "step": 5}, "val_loss": {"value": 0.9517111328125, "step": 5}}}),
+      "eval": {"val_accuracy": {"value": 0.6588, "step": 5}, "val_loss": {"value": 0.9517111328125, "step": 5}},
+      "figures": {"epoch_seconds": 9.0, "run_seconds": 63.0}}),  # (``Epoch[5] Complete. Time taken: 00:00:09``, the run 1:03)
     # Ignite's examples' results lines, a pair an epoch after its full bar: epoch 5's ``Training Results … Avg loss: 0.76``
     # is the latest training loss (after the bar's ``batch loss=0.829``), its ``Validation Results`` that epoch's evaluation
     ("generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log", T0, "end",
@@ -2130,13 +2131,28 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # ``Validation Results`` (0.09) at epoch 2
     ("generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log", T0, "end",
      "epoch 2 · …", "measuring",
-     {"step": 2, "loss": 0.09, "data": epoch(2.0), "eval": {"val_loss": {"value": 0.09, "step": 2}}}),
-    # … the same in mlflow's MNIST example under Lightning 1.4 (939 = 860 training + 79 validation batches): training
+     {"step": 2, "loss": 0.09, "data": epoch(2.0), "eval": {"val_loss": {"value": 0.09, "step": 2}},
+      "figures": {"epoch_seconds": 31.752297401428223}}),  # (``Epoch 2, Time Taken : 31.75…``, the engine's seconds)
+    # Lightning 1.x's epoch bar counting its validation on, in mlflow's MNIST example under Lightning 1.4 (939 = 860 training + 79 validation batches): training
     # batch 860 of 860, its 5.73 ms (174.51 it/s) as printed there; the bar's newest record 920 = 860 + 60, 00:00 left
     ("lightning-tempo-file-mlflow-e2e-readme-epoch1-bar-860-920-of-939-validating-0-of-79.log", T0, "end",
      "epoch 1 · bar 920/939: 860 training + 60 validation batches · evaluating", "evaluating",
      {"step": 860, "total_steps": None, "loss": 0.0984, "step_seconds": 1 / 174.51, "paused": "evaluation",
       "trainer_eta_seconds": 0.0, "finished": False}),
+    # MONAI's Ignite engines: the evaluator's ``Epoch[45] Complete. Time taken: 00:00:01.075`` and the trainer's 1.981 s,
+    # then the trainer's iterations of epoch 46 (2/2, loss 1.0236; the first nan, no divergence of the run): epoch 45's
+    # time is the trainer's 1.981 s, as printed, shown beside the iterations' own measured time, never the evaluator's
+    ("generic-monailabel-pr1333-ignite-trainer-evaluator-epoch-complete-time-taken-epochs-45-46.log", T0, "end",
+     "epoch 46/50 · 2/2 in the epoch · …", "measuring",
+     {"step": 2, "loss": 1.0236, "data": epoch(46.0), "figures": {"epoch_seconds": 1.981}}),
+    # Ignite's NMT tutorial, one epoch evaluated before and after it: the trainer's ``Engine run complete. Time taken:
+    # 00:05:37`` right before the launcher's ``End of run`` is the whole run's time (337 s), shown as printed, no epoch's
+    # nor a step's; its ``Epoch[1] Complete`` of a run started for one epoch is left unread (an evaluator's look alike)
+    ("generic-ignite-ai-nmt-tutorial-one-epoch-validation-metrics-engine-run-complete-end-of-run.log", T0, "end",
+     "done · epoch 1", "done",
+     {"step": 1, "loss": None, "data": epoch(1.0), "finished": True, "figures": {"run_seconds": 337.0},
+      "eval": {"validation_bleu": {"value": 0.10242125441879026, "step": 1},
+               "validation_bleu_smooth_2": {"value": 0.10276058920188186, "step": 1}}}),
 ]  # fmt: skip
 
 
@@ -2715,6 +2731,8 @@ GENERIC_READ = {
     "generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log":
         "step, epoch, loss, eval",
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "step, epoch, loss, eval",
+    "generic-monailabel-pr1333-ignite-trainer-evaluator-epoch-complete-time-taken-epochs-45-46.log": "step, epoch, loss",
+    "generic-ignite-ai-nmt-tutorial-one-epoch-validation-metrics-engine-run-complete-end-of-run.log": "step, epoch, eval",
 }  # fmt: skip
 
 

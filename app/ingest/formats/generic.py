@@ -31,6 +31,8 @@ from ...stats.events import (
     LOGGING_INTERVAL_SECONDS,
     LOSS_AFTER_LAST_STEP,
     PERCENT_SUFFIX,
+    RUN_SECONDS,
+    TIMED_EPOCH,
     TRAIN_PERPLEXITY,
     TRAIN_ROW_LOSS,
     EvalResult,
@@ -338,6 +340,21 @@ _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:run\W{1,3}\d{1,4}\W{1,4})?"
 # PyTorch-Ignite's examples' epoch in brackets: ``Epoch[1], Iter[100] Loss: 0.19``, ``Validation Results - Epoch[1] Avg …``.
 _IGNITE_BRACKETED = re.compile(r"((?:Training|Validation|Test|Evaluation) Results - )?Epoch\[(\d{1,6})\]"
                                r"(?(1)\s+|,\s?Iter\[(\d{1,12})\]\s+)")
+# PyTorch-Ignite's Engine logs each of its runs and epochs: ``Engine run starting with max_epochs=5.``, ``Epoch[2] Complete.
+# Time taken: 00:00:09`` (``00:00:01.491`` since 0.4.8), ``Engine run complete. Time taken: 00:01:03``. An evaluator is an
+# Engine too, run for one epoch inside the trainer's (its runs nest: started, ``Epoch[1] Complete``, complete).
+# MONAI's evaluators resume each time for the trainer's epoch alone: ``Engine run resuming from iteration 0, epoch 45 until
+# 46 epochs``, then ``Epoch[46] Complete`` (MONAILabel's SupervisedEvaluator): a run of one epoch, an evaluator's.
+_ENGINE_START = re.compile(r"(?:^|\s)Engine run (?:starting with max_epochs=(\d{1,9})\.?"
+                           r"|resuming from iteration \d{1,12}, epoch (\d{1,9}) until (\d{1,9}) epochs)\s*$")
+_ENGINE_EPOCH_DONE = re.compile(r"(?:^|\s)Epoch\[(\d{1,6})\] Complete\. Time taken: (\d{1,4}):(\d\d):(\d\d(?:\.\d{1,6})?)\s*$")
+# Ignite's examples print each epoch's time from the engine's own timer (``trainer.state.times["EPOCH_COMPLETED"]``, in
+# seconds): ``Epoch 1, Time Taken : 31.877371549606323`` (the time-profiling how-to guide).
+_EXAMPLES_EPOCH_TIME = re.compile(rf"Epoch (\d{{1,6}}), Time Taken : ({NUM})\s*$")
+_ENGINE_RUN_DONE = re.compile(r"(?:^|\s)Engine run complete\. Time taken:? (\d{1,4}):(\d\d):(\d\d(?:\.\d{1,6})?)\s*$")
+# Ignite's launcher once the training function has returned: the engine run that completed right before it was the
+# trainer's, an evaluator's inside it having completed before the trainer's did.
+_LAUNCHER_END = re.compile(r"End of run[.!]*$")
 # An epoch printed with its fraction (torch-rnn's ``Epoch 1.00 / 50, i = 1 / 47800``): the run's share of its epochs at a
 # step, never a record an epoch, even where the fraction is .00.
 _FRACTION_OF_EPOCHS = re.compile(r"(?i)\bepoch\b\W{0,3}\d{1,6}\.\d{1,6}\s?(?:/|of)\s?\d")
@@ -533,6 +550,11 @@ class GenericParser(StepLines[_Line]):
         self._printed_total: int | None = None  # the last total a step line printed
         self._printed_in_epoch = False  # ... and whether it counted an epoch's batches
         self._counted_steps = False  # a step line counted steps (not epochs): an epoch's summary is no step
+        # PyTorch-Ignite's engines' runs under way, each by the epochs it was started for (an evaluator's inside the
+        # trainer's): whose ``Epoch[N] Complete`` a line is
+        self._engine_runs: list[int] = []
+        self._timed_epoch: _Line | None = None  # an epoch's time said before any step (given to the first)
+        self._run_took: float | None = None  # the seconds of the engine run that completed on the line just read
         self._epoch_header: Reading | None = None  # an epoch said alone on the line above, no step read under it yet
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
         self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
@@ -771,6 +793,23 @@ class GenericParser(StepLines[_Line]):
             return self._completing(*self._classify_record(text, vertical))
         return self._classify_record(text, vertical)
 
+    def _engine_epoch(self, done: re.Match[str], at: float | None, text: str) -> _Line | None:
+        """PyTorch-Ignite's ``Epoch[2] Complete. Time taken: 00:00:09``: the trainer's epoch 2 took 9 s, as its Engine
+        timed it. An evaluator's engine runs one epoch each time it is run (Ignite's own: its epoch 1; MONAI's resumes at
+        the trainer's epoch), so an epoch inside a run of one epoch is an evaluator's, and an epoch 1 is the trainer's
+        only inside a run started for more (``Engine run starting with max_epochs=5.``, no evaluator's begun since). A
+        later epoch where the log says no run (an excerpt begun mid-run) is taken as the trainer's: MONAI's evaluator's
+        own ``Epoch[45] Complete`` without its resuming line is then read until the trainer's, printed right after it.
+        None for an evaluator's, or an epoch 1 whose engine the log does not say."""
+        epoch = int(done.group(1))
+        runs = self._engine_runs
+        if epoch < 1 or (runs and runs[-1] <= 1) or (epoch == 1 and not runs):
+            return None
+        hours, minutes, seconds = done.group(2, 3, 4)
+        took = int(hours) * 3600 + int(minutes) * 60 + float(seconds)  # (its milliseconds too: ``00:00:01.981``)
+        return _Line("epoch_time", at, [Reading(Field.EPOCH, "epoch", float(epoch))], text=text,
+                     named=(Named(Kin.EPOCH_TIME, "epoch time", took, "Time taken"),))
+
     def _test_begun(self, text: str) -> _Line | None:
         """Caffe's ``Iteration 1950, Testing net (#0)`` just read: the solver has done that many iterations and tests its
         net before the next (solver.cpp's ``Step``: ``TestAll`` at the top of an iteration, then the training line for
@@ -814,6 +853,11 @@ class GenericParser(StepLines[_Line]):
             self.block_steps = True
             # (a test of the net's outputs are that iteration's evaluation, printed before its training line)
             line.evaluation = line.evaluation or self._vertical.tested
+            if self._vertical.tagged:
+                # (an evaluation's block under a tag that names no split: its figures that evaluation's, at the epoch
+                # it names, each under the tag and the metric's name as printed; a name the grammar reads stays its)
+                line.named = (*line.named, *_tagged_figures(self._vertical.tagged, line.named))
+                line.evaluation = True
         if line is not None and self._evaluation_next and line.what in ("step", "eval"):
             line.what = "eval"  # the record under an ``Evaluation:`` heading is the evaluation's
             self._evaluation_next = False
@@ -1015,6 +1059,7 @@ class GenericParser(StepLines[_Line]):
     def _classify_line(self, text: str, record: bool = False) -> tuple[Kind, _Line | None]:
         at = self._times.at
         prose, self._prose = self._prose, None  # (a line of another kind ends a record of figures in prose)
+        run_took, self._run_took = self._run_took, None  # (an engine's run time read on the line just before)
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         if not s or (s[:1] == "#" and not (s[-1:] == "#" and len(s) <= 40 and _EVAL_HEADING.match(s))):
             # a comment (a shell's, a markdown heading): no record; an evaluation's heading ruled with hashes is one
@@ -1132,6 +1177,26 @@ class GenericParser(StepLines[_Line]):
                 # pairs led by their label, as unlabelled below (DCGAN's ``[2/5][100/1583]``)
                 epoch, epochs, batch, batches = nested.groups()
                 s = f"epoch: {epoch}/{epochs} | batch: {batch}/{batches} | {s[nested.end():]}"
+        # (behind a logger's name the prefix leaves, MONAI's ``(ignite.engine.engine.SupervisedTrainer) - ``)
+        if "Engine run " in s and (engine_start := _ENGINE_START.search(s)) is not None:
+            planned, resumed, until = engine_start.groups()
+            self._engine_runs.append(int(planned) if planned is not None else int(until) - int(resumed))
+            return Kind.FULL, None
+        if "Engine run complete" in s and (run_done := _ENGINE_RUN_DONE.search(s)) is not None:
+            if self._engine_runs:
+                self._engine_runs.pop()
+            hours, minutes, seconds = run_done.group(1, 2, 3)
+            self._run_took = int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+            return Kind.FULL, None
+        if run_took is not None and s[:3] == "End" and _LAUNCHER_END.match(s):
+            return Kind.FULL, _Line("run_time", at, text=s, named=(Named(Kin.ELAPSED, "run time", run_took, "Time taken"),))
+        if "] Complete. Time taken: " in s and (engine_epoch := _ENGINE_EPOCH_DONE.search(s)) is not None:
+            return Kind.FULL, self._engine_epoch(engine_epoch, at, s)
+        if s[:6] == "Epoch " and ", Time Taken : " in s and (example_epoch := _EXAMPLES_EPOCH_TIME.match(s)) is not None:
+            epoch_took = number(example_epoch.group(2))
+            return Kind.FULL, None if epoch_took is None else _Line(
+                "epoch_time", at, [Reading(Field.EPOCH, "epoch", float(example_epoch.group(1)))], text=s,
+                named=(Named(Kin.EPOCH_TIME, "epoch time", epoch_took, "Time Taken"),))
         if s[:6] == "Epoch[" or " Results - Epoch[" in s[:32]:
             ignite = _IGNITE_BRACKETED.match(s)
             if ignite is not None:
@@ -2140,6 +2205,15 @@ class GenericParser(StepLines[_Line]):
             self._eval(line, events)
         elif line.what == "tie":
             self._tie(line, events)
+        elif line.what == "run_time":
+            if self._last is not None:
+                # (the trainer's whole run, as its engine timed it: no step's nor epoch's time)
+                events.append(StepFigures(at=None, figures=((RUN_SECONDS, line.named[0].value),)))
+        elif line.what == "epoch_time":
+            # (an epoch's time said with its own epoch, the trainer's records printed before or after it; before any
+            # step, held for the first: an excerpt begun at an epoch's end)
+            self._timed_epoch = line
+            self._epoch_timed(events)
         elif line.what == "figures":
             self._figures(line, events)
         elif line.what == "bar_at_zero" and line.bar is not None:
@@ -2201,6 +2275,19 @@ class GenericParser(StepLines[_Line]):
             pass  # (Lightning redraws the epoch just filled at 0 before its next epoch's bar: no step of either)
         elif line.what == "step":
             self._step(line, events)
+            if self._timed_epoch is not None:
+                self._epoch_timed(events)
+
+    def _epoch_timed(self, events: list[Event]) -> None:
+        """The epoch time last said with its epoch (PyTorch-Ignite's ``Epoch[45] Complete. Time taken: 00:00:01.981``),
+        once a step has been read to give it to."""
+        line = self._timed_epoch
+        if line is None or self._last is None:
+            return
+        self._timed_epoch = None
+        # (undated: the engine's line is no record of the trainer's, its time none of the lines' the rate is measured by)
+        events.append(StepFigures(at=None, figures=((EPOCH_SECONDS, line.named[0].value),
+                                                    (TIMED_EPOCH, line.readings[0].value))))
 
     def _bar_reset(self, line: _Line) -> bool:
         """``line`` is the bar of the epoch just filled, drawn again at 0 of the same total (``Epoch 0: 100% 2/2`` then
@@ -3360,6 +3447,18 @@ def _rate_figure(named: Named) -> tuple[str, float]:
     if "samples" in named.name or "examples" in named.name:
         return "samples_per_second", named.value
     return RATE_PART + (named.printed or named.name).removeprefix("env "), named.value
+
+
+def _tagged_figures(tagged: tuple[tuple[str, str], ...], named: tuple[Named, ...]) -> list[Named]:
+    """An evaluation's figures under its heading's own tag (``Vis abs_rel: 0.5546``) as evaluation figures named so,
+    those already classed or read by the grammar left out."""
+    seen = {n.name for n in named}
+    found = []
+    for printed, value_text in tagged:
+        name, value = normalise(printed), number(value_text)
+        if value is not None and name not in seen and lookup(name)[0] is None:
+            found.append(Named(Kin.EVAL, name, value, printed))
+    return found
 
 
 def _eval_label(name: str, text: str = "") -> str:

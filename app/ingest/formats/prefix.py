@@ -135,9 +135,10 @@ _PROCESS = re.compile(
 )
 # srun's task label, or a host name with a digit in it (pdsh: ``worker-0: ``, ``node017: ``); never an
 # exception's dotted name (``hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: ``).
-# (CatBoost's iteration, ``13:     learn 0.2893642169passed: …`` once its tab was pasted as spaces, is no label.)
+# (CatBoost's iteration, ``13:     learn 0.2893642169passed: …`` once its tab was pasted as spaces, is no label; nor is a
+# name with a digit before one number alone, a figure printed one a line: BehindTheScenes' depth metrics' ``a1: 0.2129``.)
 _LABEL = re.compile(r"\s*(\d{1,5}): (?!\s*(?:learn|test\d*):?\s?[-+\d.n])|(?=[A-Za-z][\w.-]{0,62}\d)(?![\w.-]{0,63}(?:Error|Exception|Interrupt): )"
-                    r"[A-Za-z][\w.-]{0,63}: ")
+                    r"[A-Za-z][\w.-]{0,63}: (?!\s*-?\d[\d.]*(?:[eE][-+]?\d+)?\s*$)")
 # Markdown left on a pasted line before its prefix (an issue's paste): an inline code span's or a fence's
 # opening backticks, a quote's ``>`` (`` `2019-07-02 13:16:56,613 - INFO - …``); the line is read as printed.
 # An issue's paste may also lead every line with a space alone (SiaStegNet's `` 2020-10-26 18:48:56.%f train.py:267…``) before a

@@ -21,7 +21,7 @@ from .fields import (
     logger_table_read,
     number,
 )
-from .grammar import seconds
+from .grammar import EVAL_WORDS, seconds
 
 # One figure a line: stable-baselines3's logger table (``|    ep_len_mean          | 200         |``, a group's own
 # row ``| rollout/                |             |``), rsl_rl's right-aligned ``   Mean value loss: 19.7410`` under
@@ -54,7 +54,8 @@ _COUNTER = re.compile(r"(?i)^[-=#* ]*(epoch|iteration|iter|step|update|episode) 
 # An epoch's evaluation printed as a heading over its metrics, one a line: PyTorch-Ignite's templates' and tutorials'
 # ``log_metrics`` (``Epoch 5 - Evaluation time (seconds): 1.38 - val metrics:`` then ``\tAccuracy: 0.6588``,
 # ``\tLoss: 0.9517``). The heading names the data split the epoch's model was evaluated on: ``train`` is the training set
-# evaluated again at the epoch's end (its loss the epoch's training loss, as printed), any other an evaluation's.
+# evaluated again at the epoch's end (its loss the epoch's training loss, as printed), any other an evaluation's; a tag
+# that is no split's word (BehindTheScenes' ``Vis metrics:``, its visualising evaluator) names an evaluation too.
 _EVAL_COUNTER = re.compile(r"(?i)^\s*(epoch)\s?\[?(\d{1,9})\]? - (?:evaluation time \(seconds\): \d[\d.]* - )?"
                            r"([A-Za-z][\w-]{0,20}) metrics:\s*$")
 _TRAIN_SPLITS = frozenset({"train", "training"})
@@ -106,6 +107,9 @@ class VerticalRecord:
         self.mean_seconds: str | None = None  # how the last record's time an iteration was worked out, if it was
         self.testing = False  # the block is Caffe's test of its net (its outputs follow, one a line)
         self.tested = False  # the record just handed on is such a test's: its figures are the iteration's it names
+        # The record just handed on is an evaluation's whose heading names it by a tag no data split's word is (``Vis``):
+        # its figures as (the tag and the metric's name as printed, the value).
+        self.tagged: tuple[tuple[str, str], ...] = ()
         self.test_begun: int | None = None  # the line just held began such a test, at this iteration
         self.counter: str | None = None  # the block is a counter line's, as printed (its figures follow, one a line)
         self.plain = False  # the record just handed on is that counter line alone, to be read as printed
@@ -125,6 +129,7 @@ class VerticalRecord:
         that is no part of one."""
         pairs = self.pairs
         self.plain = self.counted = self.tested = False
+        self.tagged = ()
         self.test_begun = None
         if self.counter is not None:
             figures = _line_figures(text) if pairs is not None and not _counter_line(text) else None
@@ -223,6 +228,10 @@ class VerticalRecord:
             # (an epoch's evaluation: each figure under its split's name, the training set's as the training's own)
             split = evaluated.group(3)
             named = "train" if split.lower() in _TRAIN_SPLITS else split
+            if split.lower() not in _TRAIN_SPLITS and split.lower() not in EVAL_WORDS:
+                # (a tag of the script's own, BehindTheScenes' ``Vis`` evaluator: its figures read under that tag, an
+                # evaluation's by the heading, never a split's it does not name nor the training loss)
+                self.tagged = tuple((f"{split} {n}", v) for n, v in pairs[1:])
             return " | ".join([f"Epoch: {evaluated.group(2)}", *(f"{named} {n}: {v}" for n, v in pairs[1:])])
         m = _COUNTER.match(counter)
         assert m is not None  # (a counter is one by its pattern)

@@ -15,6 +15,7 @@ from ..events import (
     EPOCH_SECONDS,
     EPOCH_STEP_SECONDS,
     LOGGING_INTERVAL_SECONDS,
+    TIMED_EPOCH,
     SharedBar,
     StepFigures,
     TrainingPause,
@@ -311,9 +312,11 @@ class Stage:
             average = figures.pop(EPOCH_STEP_SECONDS, None)
             if average is not None and event.epoch is not None and math.isfinite(average) and average > 0:
                 self.epoch_average = (event.epoch, average)
+            timed = figures.pop(TIMED_EPOCH, None)  # (the epoch the time is of, where its line says)
             took = figures.get(EPOCH_SECONDS)
             if took is not None and math.isfinite(took) and took > 0:
-                self.epoch_time = (event.epoch if event.epoch is not None else self.epoch, took)
+                self.epoch_time = (timed if timed is not None else event.epoch if event.epoch is not None else self.epoch,
+                                   took)
             self.figures.update(figures)
         if isinstance(event, TrainStep) and event.step_seconds is not None:
             # (a logging interval's time kept as printed while the steps it spans were not in the log: a step timed

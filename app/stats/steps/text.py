@@ -14,6 +14,7 @@ from ..events import (
     LOGGING_INTERVAL_SECONDS,
     LOSS_AFTER_LAST_STEP,
     PERCENT_SUFFIX,
+    RUN_SECONDS,
     TRAIN_PERPLEXITY,
     CollabProgress,
     TrainingPause,
@@ -468,6 +469,11 @@ def no_time_read(stage: Stage) -> str:
     if LOGGING_INTERVAL_SECONDS in stage.figures:
         # (TF Estimator's ``step = 208 (7.759 sec)`` with no step line before it: the interval's time, shown as printed)
         return f"only a logging interval's time printed, the {each}s it spans not,"
+    run_seconds = finite(stage.figures.get(RUN_SECONDS))
+    if run_seconds is not None and run_seconds > 0:
+        # (the trainer's engine timed the whole run, PyTorch-Ignite's ``Engine run complete. Time taken: 00:01:45.348``
+        # before its launcher's ``End of run``: shown as printed, no step's nor epoch's time)
+        return f"only the whole run's time printed ({seconds_text(run_seconds)}, as its engine timed it), no {each}'s,"
     return "no duration or time read"  # (said before "for its 60 step lines", or inside brackets without the comma)
 
 

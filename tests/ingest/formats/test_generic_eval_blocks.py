@@ -6,6 +6,9 @@
   training loss; the ``train`` block is the training set evaluated again at the epoch's end, its loss the epoch's
   training loss as printed. The epoch it names is the run's position; Ignite's own ``Epoch[1] Complete`` of an
   evaluator's engine (one epoch over the evaluation data) is none.
+- A block under a tag of the script's own that names no split (BehindTheScenes' ``Vis metrics:``) is that epoch's
+  evaluation too, each figure under the tag and its name as printed (``vis_abs_rel``), never a split's nor a loss of the
+  training; a name with a digit on a line of its own (``a1: 0.87``) is the figure's, never a host's label.
 - Ignite's examples print a line a split: ``Training Results - Epoch: 5  Avg accuracy: 0.83 Avg loss: 0.49`` (the
   training set evaluated again: the epoch's loss) and ``Validation Results - Epoch: 5 …`` (that epoch's evaluation, at
   that epoch even where it is printed before the training set's line).
@@ -125,3 +128,43 @@ def test_an_iteration_s_line_with_the_epoch_in_brackets_is_a_step_of_the_run(tmp
     assert data["step"] == 100 and data["training"]["loss"] == 0.6
     assert data["training"]["data"]["epoch"] == 2.0
     assert data["training"]["eval"]["val_loss"] == {"value": 0.65, "step": 100}
+
+
+def test_a_block_under_a_tag_that_names_no_split_is_an_evaluation_under_that_tag(tmp_path: Path) -> None:
+    # Brummi/BehindTheScenes issue #23 (https://github.com/Brummi/BehindTheScenes/issues/23), the same comment's log further
+    # on, as stored (complete lines; the next metric's line is cut there and left out): after epoch 14's test block its
+    # visualising evaluator prints ``Vis metrics:``. ``Vis`` names no data split: its figures are that evaluation's, at
+    # epoch 14, under the tag and the metric as printed (vis_abs_rel), never a test's, a val's nor a training loss.
+    lines = [
+        "[2023-07-12 16:29:40,374][ignite.engine.engine.Engine][INFO] - Engine run starting with max_epochs=1.",
+        ("Evaluation (val): [1/1] 100%|████████████████████████████████████████████████████████████████████████████ "
+         "[00:00<?]Visualizing"),
+        "[2023-07-12 16:29:45,322][ignite.engine.engine.Engine][INFO] - Epoch[1] Complete. Time taken: 00:00:04.692",
+        "[2023-07-12 16:29:45,324][ignite.engine.engine.Engine][INFO] - Engine run complete. Time taken: 00:00:04.950",
+        "2023-07-12 16:29:45,456 kitti_360 INFO:",
+        "Epoch 14 - Evaluation time (seconds): 4.95 - Vis metrics:",
+        "        abs_rel: 0.08858976934422431",
+        "        sq_rel: 0.7473974579866556",
+        "        rmse: 3.7746566867415696",
+        "        rmse_log: 0.20740206238851125",
+    ]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert data["step"] == 14 and data["training"]["loss"] is None
+    assert data["training"]["eval"] == {"vis_abs_rel": {"value": 0.08858976934422431, "step": 14},
+                                        "vis_sq_rel": {"value": 0.7473974579866556, "step": 14},
+                                        "vis_rmse": {"value": 3.7746566867415696, "step": 14},
+                                        "vis_rmse_log": {"value": 0.20740206238851125, "step": 14}}
+
+
+def test_a_tagged_block_printed_without_indentation_keeps_its_figures_named_with_a_digit(tmp_path: Path) -> None:
+    # composed, the block as an issue's paste loses its indentation: ``a1: 0.21`` is the figure a1 (the depth metrics'
+    # first threshold accuracy), never a host's label before a message ``0.21``; ``Vis loss`` is the evaluation's loss
+    # under its tag, never the training loss. Epoch 2, five figures, all at epoch 2.
+    lines = ["Epoch 2 - Evaluation time (seconds): 1.79 - Vis metrics:", "abs_rel: 0.55", "rmse: 5.68", "a1: 0.21",
+             "a2: 0.45", "loss: 0.9", "2025-01-06 20:58:03,608 kitti_360 INFO: done"]
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 2 and data["training"]["loss"] is None
+    evals = data["training"]["eval"]
+    assert {name: figure["value"] for name, figure in evals.items()} == {
+        "vis_abs_rel": 0.55, "vis_rmse": 5.68, "vis_a1": 0.21, "vis_a2": 0.45, "vis_loss": 0.9}
+    assert {figure["step"] for figure in evals.values()} == {2}

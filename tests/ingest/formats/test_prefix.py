@@ -159,6 +159,9 @@ def test_a_prefix_is_peeled_and_its_time_read(prefix: str, at: float | None, ran
         "1492:     learn: 0.0069318        total: 10m 38s  remaining: 0us",
         "0: test: 0.6570642 best: 0.6570642 (0) total: 70.1ms remaining: 1m 10s",
         "[INFO] [5/100] loss 2.3",  # a bracketed level before no date: the record's own brackets after it
+        # a figure named with a digit, one a line (BehindTheScenes' depth metrics' threshold accuracies): no host's label
+        "a1: 0.21296200156211853",
+        "a3: 0.970153178088367",
     ],
 )
 def test_a_line_without_a_prefix_is_left_alone(line: str) -> None:
