@@ -2129,6 +2129,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log", T0, "end",
      "epoch 2 · …", "measuring",
      {"step": 2, "loss": 0.09, "data": epoch(2.0), "eval": {"val_loss": {"value": 0.09, "step": 2}}}),
+    # Nested bars: the outer ``Epoch:`` bar counts the epochs done, the inner ``Iteration:`` bar that epoch's batches. An
+    # inner bar at its total is its epoch's end, never the run's: the outer bar said 1/50, two inner bars filled after it
+    # (its next redraw, past the excerpt, says 3/50): epoch 2, 117/117 in it, training on (3.17 s/it as printed)
+    ("generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log", T0, "end",
+     "epoch 2/50 · 117/117 in the epoch · 1.1k steps/h", "training",
+     {"step": 117, "total_steps": None, "step_seconds": 3.17, "data": epoch(2.0), "finished": False}),
+    # … the outer bar at its total (``Epoch: 100%|…| 1/1``): the run done, at its one epoch (1.50 it/s as printed)
+    ("generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log", T0, "end",
+     "done · epoch 1/1", "done",
+     {"step": 4508, "total_steps": None, "step_seconds": 1 / 1.50, "finished": True}),
 ]  # fmt: skip
 
 
@@ -2707,6 +2717,10 @@ GENERIC_READ = {
     "generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log":
         "step, epoch, loss, eval",
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "step, epoch, loss, eval",
+    "generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log":
+        "step, epoch, step time, elapsed, ETA",
+    "generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log":
+        "step, epoch, step time, elapsed, ETA",
 }  # fmt: skip
 
 

@@ -362,6 +362,10 @@ _GLUED_EPOCH = re.compile(r"(?i)\bepoch(?: ?#)?(\d{1,6})\b")  # (``epoch3``; tia
 # A bar described by its stage and the epoch's number alone: RecBole's ``Train     2: 100%|####| 17446/17446`` (its trainer's
 # ``f"Train {epoch_idx:>5}"``), the bar of that epoch's batches.
 _STAGE_EPOCH_BAR = re.compile(r"\s*Train(?:ing)?\s+(\d{1,6})\s*:?\s*")
+# The outer bar of nested bars, described by the word alone (``Epoch:  33%|███▎      | 1/3 [00:23<00:46, 23.10s/it]``,
+# BERT fine-tuning scripts' ``trange(…, desc="Epoch")``): its count is the epochs done of the run's, the bars drawn
+# under it (``Iteration: 100%|…| 117/117``, ``Evaluating``) that epoch's passes.
+_EPOCHS_BAR = re.compile(r"\s*(?:Epochs?|EPOCHS?|epochs?)\s*:?\s*")
 # Lightning's ModelCheckpoint: ``Epoch 0, global step 100: 'val_loss' reached 1.98000 (best 1.98000), saving model to
 # '…' as top 1`` (the monitored figure at that global step, as it names it) or ``… 'val_loss' was not in top 1`` (no figure).
 _LIGHTNING_CHECKPOINT = re.compile(
@@ -466,6 +470,8 @@ class _Line:
     # Lightning's checkpoint line: (epoch, global step, the monitored figure's name, its value when printed, a model saved)
     checkpoint: tuple[int, int, str, float | None, bool] | None = None
     before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
+    epochs_bar: bool = False  # nested bars' outer bar: its count the epochs done
+    epochs_done: bool = False  # the outer bar at its total: the run's end, its last epoch's batches its own
     anew: bool = False  # a line read again once a later one showed what its numbers are: the run's count starts from it
     starts_from: tuple[str, int] | None = None  # a start line's step training starts from, with its unit's word (banner.py)
     # A held block's record handed on (in part) at a batch's end, or the rest of it: the events its block gave so far,
@@ -577,6 +583,9 @@ class GenericParser(StepLines[_Line]):
         self._coco = CocoTable()  # a COCO evaluation's table under way
         self._epoch_open: TrainStep | None = None  # the last step counted in its epoch, short of the epoch's total
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
+        # Under nested bars' outer bar: whether the last inner training bar was full. The outer bar is redrawn only when
+        # something is printed over it, so an inner bar that starts again after a full one is the next epoch's
+        self._inner_full: bool | None = None  # (None: no outer bar read)
         self._validating: tuple[int, int] | None = None  # Lightning's validation bar under way: (its total, its count)
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
         self._box: list[str] = []  # the cells of a box-drawn table's rows since its last border
@@ -1306,9 +1315,16 @@ class GenericParser(StepLines[_Line]):
         if ("train" in head or "exiting" in head or head[:13] == "optimization ") and _END.search(s):
             return Kind.FULL, _Line("end", at, text=s)
         bar = None
+        outer: re.Match[str] | None = None
         if "[" in s and ("/" in s or "it [" in s):
+            described_from = 0
             for m in _BAR.finditer(s):
-                bar = m
+                if m.group("m") is not None and _EPOCHS_BAR.fullmatch(s[described_from : m.start()]):
+                    outer = m
+                described_from, bar = m.end(), m
+        epochs = None if outer is None else _epochs_bar(outer, at, s)
+        if outer is not None and outer is bar and epochs is not None:
+            return Kind.FULL, _outer_bar(outer, epochs, at, s)
         if bar is not None:
             head, post = s[: bar.start()], bar.group("post") or bar.group("cut") or ""
             named_unknown: list[tuple[str, str | None, str, str | None]] = []
@@ -1345,6 +1361,7 @@ class GenericParser(StepLines[_Line]):
                 counters = _COUNTERS.match(head)
                 if counters is not None:
                     line.counters = _counted(counters)
+                line.before = epochs  # (the outer bar drawn just before an inner one, on the same line: its epochs first)
                 return Kind.FULL, line
             if (not training and self._last is None and self._spaced_columns and not head.strip()
                     and bar.group("n") == "0" and bar.group("m") not in (None, "0")):
@@ -2048,7 +2065,7 @@ class GenericParser(StepLines[_Line]):
                                     logged=True, amends=line.continues))
             return
         if line.what == "end":
-            if self._full_epoch is not None:
+            if self._full_epoch is not None and not line.epochs_done:
                 # The trainer ended right after an epoch's bar filled: that epoch was the last, its
                 # batches the run's (Lightning's ``Trainer.fit` stopped: `max_epochs=1` reached``).
                 step, total = self._full_epoch
@@ -2107,6 +2124,8 @@ class GenericParser(StepLines[_Line]):
                 events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
             said = next(r for r in reversed(line.readings) if r.field is Field.EPOCH)
+            if line.epochs_bar:
+                self._inner_full = False  # (the outer bar said the epochs done: the inner bars after it are that epoch's)
             lr = _first(line.readings, Field.LR)
             average = epoch_average(line.text)
             if average:  # (a MetricLogger's ``Epoch: [43] Total time: 0:00:06 (0.2151 s / it)``)
@@ -2199,7 +2218,20 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "step" and self._bar_reset(line):
             pass  # (Lightning redraws the epoch just filled at 0 before its next epoch's bar: no step of either)
         elif line.what == "step":
+            if self._inner_full is not None and line.bar is not None and line.bar.total is not None:
+                self._inner_bar(line)
             self._step(line, events)
+
+    def _inner_bar(self, line: _Line) -> None:
+        """An inner bar under nested bars' outer one (``Iteration:`` under ``Epoch:``) is in the outer bar's epoch; one
+        drawn again after a full one is the next epoch's, though the outer bar, redrawn only when a line is printed over
+        it, did not say so yet."""
+        if self._epoch is None or _first(line.readings, Field.EPOCH) is not None or line.bar is None:
+            return
+        if self._inner_full and (self._epoch.total is None or self._epoch.value + 1 < self._epoch.total):
+            self._epoch = replace(self._epoch, value=self._epoch.value + 1)
+        self._inner_full = line.bar.total is not None and line.bar.step >= line.bar.total
+        line.readings.append(self._epoch)  # (its count that epoch's batches, as a bar that names its epoch counts them)
 
     def _bar_reset(self, line: _Line) -> bool:
         """``line`` is the bar of the epoch just filled, drawn again at 0 of the same total (``Epoch 0: 100% 2/2`` then
@@ -3395,6 +3427,29 @@ def _first(readings: list[Reading], kind: Field) -> Reading | None:
     return next((r for r in readings if r.field is kind), None)
 
 
+def _epochs_bar(m: re.Match[str], at: float | None, s: str) -> _Line:
+    """The outer bar's epochs (``_EPOCHS_BAR``): those done of the run's, said as an epoch's line is."""
+    return _Line("epoch", at, [Reading(Field.EPOCH, "epoch", float(m.group("n")), int(m.group("m")))], text=s[: m.end()],
+                 epochs_bar=True)
+
+
+def _outer_bar(m: re.Match[str], epochs: _Line, at: float | None, s: str) -> _Line:
+    """Nested bars' outer bar drawn alone (``_EPOCHS_BAR``): the epochs done of the run's, at its total the run's end;
+    with its own loss after its count (``Epoch:  40%|…| 4/10 [00:40<01:00, 10.00s/it, loss=0.5]``), the run's record an
+    epoch, at the epochs done."""
+    done, planned = int(m.group("n")), int(m.group("m"))
+    figures = pairs(m.group("post") or "", [])
+    if any(r.field is Field.LOSS for r in figures):
+        readings = [*epochs.readings, Reading(Field.STEP, "epoch", float(done), planned), *figures]
+        drawn = _bar(m)
+        if drawn.step_seconds is not None:
+            readings.append(Reading(Field.STEP_TIME, "epoch time", drawn.step_seconds))
+        return _Line("step", at, readings, text=s)
+    if done >= planned > 0:
+        return _Line("end", at, text=s, before=epochs, epochs_done=True)
+    return epochs
+
+
 def _bar(m: re.Match[str]) -> _Bar:
     if m.group("count") is not None:
         step, total = int(m.group("count")), None
@@ -3430,7 +3485,8 @@ def _mfu(
 # Figures that make a record a step's or an evaluation's own, not a line of scores alone.
 _RECORD_FIGURES = frozenset({Field.LOSS, Field.EVAL_LOSS, Field.STEP})
 # A dated logging record glued after a bar (mmcv's ``… ETA:     0s2021-07-14 13:52:36,901 - mmcls - INFO - …``).
-_GLUED_RECORD = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
+# (or a US date first, the transformers examples' ``09/20/2025 19:56:58 - INFO - trainer - …``)
+_GLUED_RECORD = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d|\d\d/\d\d/\d{4} \d\d:\d\d:\d\d")
 # Lightning's main bar starting right after the close of a bar before it (``…1.69s/it]Epoch 0:  90%|``).
 _LIGHTNING_MAIN_GLUED = re.compile(r"\](?=Epoch \d{1,9}:)")
 # mmcv's (1.x) ProgressBar over an evaluation's samples: ``[>>>>>>>>>] 50/50, 163.1 task/s, elapsed: 0s, ETA:     0s``.
@@ -3458,6 +3514,10 @@ def _unglued(part: str) -> list[str]:
         return [part[: drawn.end()], part[drawn.end() :]]
     last = None
     for m in _BAR.finditer(part):
+        if last is not None and _GLUED_RECORD.match(part, last.end()) is not None:
+            # (a bar with a logger's dated record straight after it, that record redrawn over by a bar of its own:
+            # ``Epoch:   2%|…| 1/50 [07:13<5:53:58, 433.43s/it]09/20/2025 19:56:58 - INFO - … | 82/117 [04:01<…]``)
+            return [part[: last.end()], *_unglued(part[last.end() :])]
         last = m
     if last is None or not part[last.end() :].strip():
         return [part]
