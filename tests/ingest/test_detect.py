@@ -756,6 +756,7 @@ REAL_FORMATS = {
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "generic",
     "generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log": "generic",
     "generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log": "generic",
+    "generic-dgl-graphbolt-disk-based-feature-readme-unsized-training-bars-epochs-0-2.log": "generic",
 }
 
 

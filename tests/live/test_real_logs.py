@@ -2139,6 +2139,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log", T0, "end",
      "done · epoch 1/1", "done",
      {"step": 4508, "total_steps": None, "step_seconds": 1 / 1.50, "finished": True}),
+    # DGL GraphBolt's unsized bar of each epoch's batches (``Training: 1178it [01:58,  9.93it/s, …]``) before the epoch's
+    # record: epoch 2 (of the 3 its command line plans), 1178 in its pass, never the run's steps; the record's loss and its
+    # split scores as printed, the evaluation over; 9.93 it/s the rate; no total, no ETA
+    ("generic-dgl-graphbolt-disk-based-feature-readme-unsized-training-bars-epochs-0-2.log", T0, "end",
+     "epoch 2/3 · 1178 in the epoch · 36k steps/h", "training",
+     {"step": 1178, "total_steps": None, "loss": 1.0948, "step_seconds": 1 / 9.93, "data": epoch(2.0),
+      "finished": False, "paused": None, "eta_seconds": None,
+      "eval": {"approx. train": {"value": 0.6516, "step": None}, "approx. val": {"value": 0.659, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -2721,6 +2729,8 @@ GENERIC_READ = {
         "step, epoch, step time, elapsed, ETA",
     "generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log":
         "step, epoch, step time, elapsed, ETA",
+    "generic-dgl-graphbolt-disk-based-feature-readme-unsized-training-bars-epochs-0-2.log":
+        "step, epoch, loss, step time, elapsed, eval",
 }  # fmt: skip
 
 

@@ -615,6 +615,7 @@ class GenericParser(StepLines[_Line]):
         self._tagged = TaggedScalars()  # ``losses/q1_loss 65.36 193000`` lines of one step, held
         self._scores = RuledScores()  # an evaluation's table of scores between rules of ``=``, under way
         self._unplaced_epoch = False  # the last step counted an epoch's batches, naming no epoch (``batch count: N/M``)
+        self._epoch_passes = False  # an epoch's record followed an unsized bar: each such bar is an epoch's pass
         self._series = SeriesWindow()  # the log's repeated records, for the lines the rules read no step from
         self._own_steps = 0  # step lines the word rules read themselves
         self._slashed_last: tuple[_Line, int, int] | None = None  # the last such line, its ``a/b`` position (a, b)
@@ -1703,6 +1704,13 @@ class GenericParser(StepLines[_Line]):
                     # PccAI's ``Epoch: 3/3 --- time: 1134.98, lr: 0.0008, …, avg_loss: 0.106102`` after its ``batch count:
                     # 300/308`` lines: the epoch those batches were in, said as it ends
                     return Kind.FULL, _Line("epoch_summary", at, [summed], text=s)
+                loss = _first(readings, Field.LOSS)
+                if (summed is not None and summed.value.is_integer() and loss is not None and self._unsized_last is not None
+                        and _EPOCH_LEADS.match(s)):
+                    # DGL GraphBolt's ``Epoch 00001 | Loss 0.5345 | Accuracy 0.8912`` after its unsized ``Training:
+                    # 1178it`` bar: the epoch that pass was, ended, its loss the epoch's; the next pass the next epoch's
+                    return Kind.FULL, _Line("pass_summary", at, [summed], text=s,
+                                            before=_Line("epoch_loss", at, [loss], text=s))
             if self._epoch_open is not None and _EPOCH_SUMMARY.search(s):
                 epoch = _first(readings, Field.EPOCH)
                 if epoch is not None and epoch.value == self._epoch_open.epoch:
@@ -2204,6 +2212,9 @@ class GenericParser(StepLines[_Line]):
             events.append(StageEnd(at=line.at, summary=line.text[:200], evaluation=True))
         elif line.what == "epoch_summary":
             self._summed_epoch(line.readings[0], events)
+        elif line.what == "pass_summary":
+            self._summed_pass(line.readings[0], events)
+            self._pass_scores(line, events)
         elif line.what == "epoch_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=EPOCH_SUMMARY_LOSS))
         elif line.what == "step" and line.epoch_seconds is not None:
@@ -2335,6 +2346,26 @@ class GenericParser(StepLines[_Line]):
         if step.epoch is None and not step.ends_at_total:
             self._amend_step(events, held, replace(step, epoch=summed.value, epoch_total=summed.total))
             self._last = (self._last[0], summed.value)
+
+    def _summed_pass(self, summed: Reading, events: list[Event]) -> None:
+        """An epoch's record after an unsized bar that named none (DGL GraphBolt's ``Training: 1178it`` then ``Epoch
+        00000 | Loss …``): the bar was that epoch's pass, its count the epoch's batches, never the run's steps; the
+        unsized bars after it are the next epochs' passes."""
+        self._epoch_passes = True
+        held, step = self._step_now(events)
+        if step is not None and self._last is not None and step.epoch is None and step.total_steps is None:
+            self._amend_step(events, held, replace(step, epoch=summed.value, epoch_total=summed.total, ends_at_total=False))
+            self._last = (self._last[0], summed.value)
+        self._summed_epoch(summed, events)
+
+    def _pass_scores(self, line: _Line, events: list[Event]) -> None:
+        """The scores an epoch's record after its pass prints, each under its name (``Accuracy 0.8912``; a split's,
+        ``Approx. Val: 0.6590``): that epoch's evaluation, over."""
+        named = [(_named_label(n, line.text), n.value) for n in beside(line.text, evaluation=True) if n.kin is Kin.EVAL]
+        scored = dict([*split_scores(line.text), *named])
+        for index, (label, value) in enumerate(scored.items(), 1):
+            self._evals[label] = value
+            events.append(EvalResult(at=line.at, name=label, value=value, step=None, closes=index == len(scored)))
 
     def _planned_end(self, line: _Line, events: list[Event]) -> None:
         """Lightning stopped at its planned steps (``max_steps=10`` reached): the run's last step is that total
@@ -2703,6 +2734,8 @@ class GenericParser(StepLines[_Line]):
             # 100%|…| 22/22``, its evaluation and save after), no run's end. Under the last epoch said it ends the run
             # as before (kohya's bar of all the run's steps, under its ``epoch 3/80``, is full only there).
             epoch_reading, epoch = self._epoch, self._epoch.value
+        if bar is not None and bar.total is None and epoch is None and self._epoch_passes and self._epoch is not None:
+            epoch_reading, epoch = self._epoch, self._epoch.value  # (an unsized bar after an epoch's record: the next's pass)
         full_epoch = fit_closed = False
         bar_total: int | None = None
         # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
@@ -2904,7 +2937,11 @@ class GenericParser(StepLines[_Line]):
             self._run_done = last if done else None
         if isinstance(last, TrainStep) and bar is None and line.counters is None and last.ends_at_total:
             self._run_record = (last.step, last.total_steps or 0)
-        self._unplaced_epoch = isinstance(last, TrainStep) and (last.epoch is None or summed_before) and not last.ends_at_total
+        # (an unsized bar that names no epoch, DGL GraphBolt's ``Training: 1178it [00:12, 95.2it/s]``: a pass whose epoch
+        # the record after it may say)
+        unsized_pass = bar is not None and bar.total is None and (epoch is None or self._epoch_passes)
+        self._unplaced_epoch = isinstance(last, TrainStep) and (
+            ((last.epoch is None or summed_before) and not last.ends_at_total) or unsized_pass)
         self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
         self._epoch_open = last if (isinstance(last, TrainStep) and not last.ends_at_total and last.epoch is not None
                                     and last.total_steps is not None and last.step < last.total_steps) else None

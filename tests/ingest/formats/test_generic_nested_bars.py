@@ -13,7 +13,7 @@ shape. Every answer is read off the lines by hand.
 from __future__ import annotations
 
 from app.ingest.formats.generic import GenericParser
-from app.stats.events import Event, StageEnd, TrainStep
+from app.stats.events import EPOCH_SUMMARY_LOSS, EvalResult, Event, StageEnd, StepFigures, TrainStep
 
 
 def events(lines: list[str]) -> list[Event]:
@@ -79,3 +79,27 @@ def test_a_bar_named_by_its_epoch_s_number_is_no_outer_bar() -> None:
     # (Lightning's ``Epoch 0:`` counts its epoch's batches: its count is no epochs done)
     got = events(["Epoch 0: 100%|██████████| 2/2 [00:01<00:00,  1.43it/s, loss=-3.72, v_num=1]"])
     assert steps(got) == [(2, 0.0, None)]
+
+
+# DGL GraphBolt's examples draw each epoch's batches in an unsized bar (``tqdm(enumerate(dataloader), "Training")``), then
+# print the epoch's record: the bar's count is that epoch's batches, never the run's steps; its it/s the rate.
+TRAINING_PASS = "Training: 1178it [00:12, 95.2it/s]"
+EVALUATING_PASS = "Evaluating: 39it [00:01, 30.1it/s]"
+
+
+def test_an_epoch_s_record_after_an_unsized_bar_places_that_pass_in_its_epoch() -> None:
+    got = events([TRAINING_PASS, EVALUATING_PASS, "Epoch 00000 | Loss 1.2345 | Accuracy 0.8812 | Time 13.4",
+                  "Training: 402it [00:04, 95.1it/s]"])
+    assert steps(got) == [(1178, 0.0, None), (402, 1.0, None)]  # (the first pass amended in place: epoch 0's)
+    last = [e for e in got if isinstance(e, TrainStep)][-1]
+    assert (last.total_steps, last.ends_at_total, last.step_seconds) == (None, False, 1 / 95.1)
+    assert [(f.loss, f.loss_note) for f in got if isinstance(f, StepFigures)] == [(1.2345, EPOCH_SUMMARY_LOSS)]
+    assert [(r.name, r.value, r.closes) for r in got if isinstance(r, EvalResult)] == [("accuracy", 0.8812, True)]
+
+
+def test_an_epoch_s_record_naming_its_splits_scores_is_that_epoch_s_evaluation_as_printed() -> None:
+    got = events([TRAINING_PASS, EVALUATING_PASS,
+                  "Epoch 00, Loss: 1.4154, Approx. Train: 0.5776, Approx. Val: 0.6248, Time: 250.58920621871948s"])
+    assert [(r.name, r.value) for r in got if isinstance(r, EvalResult)] == [("approx. train", 0.5776),
+                                                                               ("approx. val", 0.6248)]
+    assert [f.loss for f in got if isinstance(f, StepFigures)] == [1.4154]  # (never the val figure as a loss)
