@@ -757,6 +757,9 @@ REAL_FORMATS = {
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "generic",
     "generic-monailabel-pr1333-ignite-trainer-evaluator-epoch-complete-time-taken-epochs-45-46.log": "generic",
     "generic-ignite-ai-nmt-tutorial-one-epoch-validation-metrics-engine-run-complete-end-of-run.log": "generic",
+    "generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log": "generic",
+    "generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log": "generic",
+    "generic-dgl-graphbolt-disk-based-feature-readme-unsized-training-bars-epochs-0-2.log": "generic",
 }
 
 

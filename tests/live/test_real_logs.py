@@ -2133,8 +2133,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 2 · …", "measuring",
      {"step": 2, "loss": 0.09, "data": epoch(2.0), "eval": {"val_loss": {"value": 0.09, "step": 2}},
       "figures": {"epoch_seconds": 31.752297401428223}}),  # (``Epoch 2, Time Taken : 31.75…``, the engine's seconds)
-    # Lightning 1.x's epoch bar counting its validation on, in mlflow's MNIST example under Lightning 1.4 (939 = 860 training + 79 validation batches): training
-    # batch 860 of 860, its 5.73 ms (174.51 it/s) as printed there; the bar's newest record 920 = 860 + 60, 00:00 left
+    # Lightning 1.x's epoch bar counting its validation on, in mlflow's MNIST example under Lightning 1.4 (939 = 860
+    # training + 79 validation batches): training batch 860 of 860, its 5.73 ms (174.51 it/s) as printed there; the bar's
+    # newest record 920 = 860 + 60, 00:00 left
     ("lightning-tempo-file-mlflow-e2e-readme-epoch1-bar-860-920-of-939-validating-0-of-79.log", T0, "end",
      "epoch 1 · bar 920/939: 860 training + 60 validation batches · evaluating", "evaluating",
      {"step": 860, "total_steps": None, "loss": 0.0984, "step_seconds": 1 / 174.51, "paused": "evaluation",
@@ -2153,6 +2154,24 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 1, "loss": None, "data": epoch(1.0), "finished": True, "figures": {"run_seconds": 337.0},
       "eval": {"validation_bleu": {"value": 0.10242125441879026, "step": 1},
                "validation_bleu_smooth_2": {"value": 0.10276058920188186, "step": 1}}}),
+    # Nested bars: the outer ``Epoch:`` bar counts the epochs done, the inner ``Iteration:`` bar that epoch's batches. An
+    # inner bar at its total is its epoch's end, never the run's: the outer bar said 1/50, two inner bars filled after it
+    # (its next redraw, past the excerpt, says 3/50): epoch 2, 117/117 in it, training on (3.17 s/it as printed)
+    ("generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log", T0, "end",
+     "epoch 2/50 · 117/117 in the epoch · 1.1k steps/h", "training",
+     {"step": 117, "total_steps": None, "step_seconds": 3.17, "data": epoch(2.0), "finished": False}),
+    # … the outer bar at its total (``Epoch: 100%|…| 1/1``): the run done, at its one epoch (1.50 it/s as printed)
+    ("generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log", T0, "end",
+     "done · epoch 1/1", "done",
+     {"step": 4508, "total_steps": None, "step_seconds": 1 / 1.50, "finished": True}),
+    # DGL GraphBolt's unsized bar of each epoch's batches (``Training: 1178it [01:58,  9.93it/s, …]``) before the epoch's
+    # record: epoch 2 (of the 3 its command line plans), 1178 in its pass, never the run's steps; the record's loss and its
+    # split scores as printed, the evaluation over; 9.93 it/s the rate; no total, no ETA
+    ("generic-dgl-graphbolt-disk-based-feature-readme-unsized-training-bars-epochs-0-2.log", T0, "end",
+     "epoch 2/3 · 1178 in the epoch · 36k steps/h", "training",
+     {"step": 1178, "total_steps": None, "loss": 1.0948, "step_seconds": 1 / 9.93, "data": epoch(2.0),
+      "finished": False, "paused": None, "eta_seconds": None,
+      "eval": {"approx. train": {"value": 0.6516, "step": None}, "approx. val": {"value": 0.659, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -2733,6 +2752,12 @@ GENERIC_READ = {
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "step, epoch, loss, eval",
     "generic-monailabel-pr1333-ignite-trainer-evaluator-epoch-complete-time-taken-epochs-45-46.log": "step, epoch, loss",
     "generic-ignite-ai-nmt-tutorial-one-epoch-validation-metrics-engine-run-complete-end-of-run.log": "step, epoch, eval",
+    "generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log":
+        "step, epoch, step time, elapsed, ETA",
+    "generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log":
+        "step, epoch, step time, elapsed, ETA",
+    "generic-dgl-graphbolt-disk-based-feature-readme-unsized-training-bars-epochs-0-2.log":
+        "step, epoch, loss, step time, elapsed, eval",
 }  # fmt: skip
 
 

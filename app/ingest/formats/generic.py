@@ -380,6 +380,10 @@ _GLUED_EPOCH = re.compile(r"(?i)\bepoch(?: ?#)?(\d{1,6})\b")  # (``epoch3``; tia
 # A bar described by its stage and the epoch's number alone: RecBole's ``Train     2: 100%|####| 17446/17446`` (its trainer's
 # ``f"Train {epoch_idx:>5}"``), the bar of that epoch's batches.
 _STAGE_EPOCH_BAR = re.compile(r"\s*Train(?:ing)?\s+(\d{1,6})\s*:?\s*")
+# The outer bar of nested bars, described by the word alone (``Epoch:  33%|███▎      | 1/3 [00:23<00:46, 23.10s/it]``,
+# BERT fine-tuning scripts' ``trange(…, desc="Epoch")``): its count is the epochs done of the run's, the bars drawn
+# under it (``Iteration: 100%|…| 117/117``, ``Evaluating``) that epoch's passes.
+_EPOCHS_BAR = re.compile(r"\s*(?:Epochs?|EPOCHS?|epochs?)\s*:?\s*")
 # Lightning's ModelCheckpoint: ``Epoch 0, global step 100: 'val_loss' reached 1.98000 (best 1.98000), saving model to
 # '…' as top 1`` (the monitored figure at that global step, as it names it) or ``… 'val_loss' was not in top 1`` (no figure).
 _LIGHTNING_CHECKPOINT = re.compile(
@@ -484,6 +488,8 @@ class _Line:
     # Lightning's checkpoint line: (epoch, global step, the monitored figure's name, its value when printed, a model saved)
     checkpoint: tuple[int, int, str, float | None, bool] | None = None
     before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
+    epochs_bar: bool = False  # nested bars' outer bar: its count the epochs done
+    epochs_done: bool = False  # the outer bar at its total: the run's end, its last epoch's batches its own
     anew: bool = False  # a line read again once a later one showed what its numbers are: the run's count starts from it
     starts_from: tuple[str, int] | None = None  # a start line's step training starts from, with its unit's word (banner.py)
     # A held block's record handed on (in part) at a batch's end, or the rest of it: the events its block gave so far,
@@ -600,6 +606,9 @@ class GenericParser(StepLines[_Line]):
         self._coco = CocoTable()  # a COCO evaluation's table under way
         self._epoch_open: TrainStep | None = None  # the last step counted in its epoch, short of the epoch's total
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
+        # Under nested bars' outer bar: whether the last inner training bar was full. The outer bar is redrawn only when
+        # something is printed over it, so an inner bar that starts again after a full one is the next epoch's
+        self._inner_full: bool | None = None  # (None: no outer bar read)
         self._validating: tuple[int, int] | None = None  # Lightning's validation bar under way: (its total, its count)
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
         self._box: list[str] = []  # the cells of a box-drawn table's rows since its last border
@@ -629,6 +638,7 @@ class GenericParser(StepLines[_Line]):
         self._tagged = TaggedScalars()  # ``losses/q1_loss 65.36 193000`` lines of one step, held
         self._scores = RuledScores()  # an evaluation's table of scores between rules of ``=``, under way
         self._unplaced_epoch = False  # the last step counted an epoch's batches, naming no epoch (``batch count: N/M``)
+        self._epoch_passes = False  # an epoch's record followed an unsized bar: each such bar is an epoch's pass
         self._series = SeriesWindow()  # the log's repeated records, for the lines the rules read no step from
         self._own_steps = 0  # step lines the word rules read themselves
         self._slashed_last: tuple[_Line, int, int] | None = None  # the last such line, its ``a/b`` position (a, b)
@@ -1372,9 +1382,16 @@ class GenericParser(StepLines[_Line]):
         if ("train" in head or "exiting" in head or head[:13] == "optimization ") and _END.search(s):
             return Kind.FULL, _Line("end", at, text=s)
         bar = None
+        outer: re.Match[str] | None = None
         if "[" in s and ("/" in s or "it [" in s):
+            described_from = 0
             for m in _BAR.finditer(s):
-                bar = m
+                if m.group("m") is not None and _EPOCHS_BAR.fullmatch(s[described_from : m.start()]):
+                    outer = m
+                described_from, bar = m.end(), m
+        epochs = None if outer is None else _epochs_bar(outer, at, s)
+        if outer is not None and outer is bar and epochs is not None:
+            return Kind.FULL, _outer_bar(outer, epochs, at, s)
         if bar is not None:
             head, post = s[: bar.start()], bar.group("post") or bar.group("cut") or ""
             named_unknown: list[tuple[str, str | None, str, str | None]] = []
@@ -1411,6 +1428,7 @@ class GenericParser(StepLines[_Line]):
                 counters = _COUNTERS.match(head)
                 if counters is not None:
                     line.counters = _counted(counters)
+                line.before = epochs  # (the outer bar drawn just before an inner one, on the same line: its epochs first)
                 return Kind.FULL, line
             if (not training and self._last is None and self._spaced_columns and not head.strip()
                     and bar.group("n") == "0" and bar.group("m") not in (None, "0")):
@@ -1752,6 +1770,13 @@ class GenericParser(StepLines[_Line]):
                     # PccAI's ``Epoch: 3/3 --- time: 1134.98, lr: 0.0008, …, avg_loss: 0.106102`` after its ``batch count:
                     # 300/308`` lines: the epoch those batches were in, said as it ends
                     return Kind.FULL, _Line("epoch_summary", at, [summed], text=s)
+                loss = _first(readings, Field.LOSS)
+                if (summed is not None and summed.value.is_integer() and loss is not None and self._unsized_last is not None
+                        and _EPOCH_LEADS.match(s)):
+                    # DGL GraphBolt's ``Epoch 00001 | Loss 0.5345 | Accuracy 0.8912`` after its unsized ``Training:
+                    # 1178it`` bar: the epoch that pass was, ended, its loss the epoch's; the next pass the next epoch's
+                    return Kind.FULL, _Line("pass_summary", at, [summed], text=s,
+                                            before=_Line("epoch_loss", at, [loss], text=s))
             if self._epoch_open is not None and _EPOCH_SUMMARY.search(s):
                 epoch = _first(readings, Field.EPOCH)
                 if epoch is not None and epoch.value == self._epoch_open.epoch:
@@ -2114,7 +2139,7 @@ class GenericParser(StepLines[_Line]):
                                     logged=True, amends=line.continues))
             return
         if line.what == "end":
-            if self._full_epoch is not None:
+            if self._full_epoch is not None and not line.epochs_done:
                 # The trainer ended right after an epoch's bar filled: that epoch was the last, its
                 # batches the run's (Lightning's ``Trainer.fit` stopped: `max_epochs=1` reached``).
                 step, total = self._full_epoch
@@ -2173,6 +2198,8 @@ class GenericParser(StepLines[_Line]):
                 events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
             said = next(r for r in reversed(line.readings) if r.field is Field.EPOCH)
+            if line.epochs_bar:
+                self._inner_full = False  # (the outer bar said the epochs done: the inner bars after it are that epoch's)
             lr = _first(line.readings, Field.LR)
             average = epoch_average(line.text)
             if average:  # (a MetricLogger's ``Epoch: [43] Total time: 0:00:06 (0.2151 s / it)``)
@@ -2260,6 +2287,9 @@ class GenericParser(StepLines[_Line]):
             events.append(StageEnd(at=line.at, summary=line.text[:200], evaluation=True))
         elif line.what == "epoch_summary":
             self._summed_epoch(line.readings[0], events)
+        elif line.what == "pass_summary":
+            self._summed_pass(line.readings[0], events)
+            self._pass_scores(line, events)
         elif line.what == "epoch_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=EPOCH_SUMMARY_LOSS))
         elif line.what == "step" and line.epoch_seconds is not None:
@@ -2274,6 +2304,8 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "step" and self._bar_reset(line):
             pass  # (Lightning redraws the epoch just filled at 0 before its next epoch's bar: no step of either)
         elif line.what == "step":
+            if self._inner_full is not None and line.bar is not None and line.bar.total is not None:
+                self._inner_bar(line)
             self._step(line, events)
             if self._timed_epoch is not None:
                 self._epoch_timed(events)
@@ -2288,6 +2320,17 @@ class GenericParser(StepLines[_Line]):
         # (undated: the engine's line is no record of the trainer's, its time none of the lines' the rate is measured by)
         events.append(StepFigures(at=None, figures=((EPOCH_SECONDS, line.named[0].value),
                                                     (TIMED_EPOCH, line.readings[0].value))))
+
+    def _inner_bar(self, line: _Line) -> None:
+        """An inner bar under nested bars' outer one (``Iteration:`` under ``Epoch:``) is in the outer bar's epoch; one
+        drawn again after a full one is the next epoch's, though the outer bar, redrawn only when a line is printed over
+        it, did not say so yet."""
+        if self._epoch is None or _first(line.readings, Field.EPOCH) is not None or line.bar is None:
+            return
+        if self._inner_full and (self._epoch.total is None or self._epoch.value + 1 < self._epoch.total):
+            self._epoch = replace(self._epoch, value=self._epoch.value + 1)
+        self._inner_full = line.bar.total is not None and line.bar.step >= line.bar.total
+        line.readings.append(self._epoch)  # (its count that epoch's batches, as a bar that names its epoch counts them)
 
     def _bar_reset(self, line: _Line) -> bool:
         """``line`` is the bar of the epoch just filled, drawn again at 0 of the same total (``Epoch 0: 100% 2/2`` then
@@ -2391,6 +2434,26 @@ class GenericParser(StepLines[_Line]):
         if step.epoch is None and not step.ends_at_total:
             self._amend_step(events, held, replace(step, epoch=summed.value, epoch_total=summed.total))
             self._last = (self._last[0], summed.value)
+
+    def _summed_pass(self, summed: Reading, events: list[Event]) -> None:
+        """An epoch's record after an unsized bar that named none (DGL GraphBolt's ``Training: 1178it`` then ``Epoch
+        00000 | Loss …``): the bar was that epoch's pass, its count the epoch's batches, never the run's steps; the
+        unsized bars after it are the next epochs' passes."""
+        self._epoch_passes = True
+        held, step = self._step_now(events)
+        if step is not None and self._last is not None and step.epoch is None and step.total_steps is None:
+            self._amend_step(events, held, replace(step, epoch=summed.value, epoch_total=summed.total, ends_at_total=False))
+            self._last = (self._last[0], summed.value)
+        self._summed_epoch(summed, events)
+
+    def _pass_scores(self, line: _Line, events: list[Event]) -> None:
+        """The scores an epoch's record after its pass prints, each under its name (``Accuracy 0.8912``; a split's,
+        ``Approx. Val: 0.6590``): that epoch's evaluation, over."""
+        named = [(_named_label(n, line.text), n.value) for n in beside(line.text, evaluation=True) if n.kin is Kin.EVAL]
+        scored = dict([*split_scores(line.text), *named])
+        for index, (label, value) in enumerate(scored.items(), 1):
+            self._evals[label] = value
+            events.append(EvalResult(at=line.at, name=label, value=value, step=None, closes=index == len(scored)))
 
     def _planned_end(self, line: _Line, events: list[Event]) -> None:
         """Lightning stopped at its planned steps (``max_steps=10`` reached): the run's last step is that total
@@ -2759,6 +2822,8 @@ class GenericParser(StepLines[_Line]):
             # 100%|…| 22/22``, its evaluation and save after), no run's end. Under the last epoch said it ends the run
             # as before (kohya's bar of all the run's steps, under its ``epoch 3/80``, is full only there).
             epoch_reading, epoch = self._epoch, self._epoch.value
+        if bar is not None and bar.total is None and epoch is None and self._epoch_passes and self._epoch is not None:
+            epoch_reading, epoch = self._epoch, self._epoch.value  # (an unsized bar after an epoch's record: the next's pass)
         full_epoch = fit_closed = False
         bar_total: int | None = None
         # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
@@ -2960,7 +3025,11 @@ class GenericParser(StepLines[_Line]):
             self._run_done = last if done else None
         if isinstance(last, TrainStep) and bar is None and line.counters is None and last.ends_at_total:
             self._run_record = (last.step, last.total_steps or 0)
-        self._unplaced_epoch = isinstance(last, TrainStep) and (last.epoch is None or summed_before) and not last.ends_at_total
+        # (an unsized bar that names no epoch, DGL GraphBolt's ``Training: 1178it [00:12, 95.2it/s]``: a pass whose epoch
+        # the record after it may say)
+        unsized_pass = bar is not None and bar.total is None and (epoch is None or self._epoch_passes)
+        self._unplaced_epoch = isinstance(last, TrainStep) and (
+            ((last.epoch is None or summed_before) and not last.ends_at_total) or unsized_pass)
         self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
         self._epoch_open = last if (isinstance(last, TrainStep) and not last.ends_at_total and last.epoch is not None
                                     and last.total_steps is not None and last.step < last.total_steps) else None
@@ -3500,6 +3569,29 @@ def _first(readings: list[Reading], kind: Field) -> Reading | None:
     return next((r for r in readings if r.field is kind), None)
 
 
+def _epochs_bar(m: re.Match[str], at: float | None, s: str) -> _Line:
+    """The outer bar's epochs (``_EPOCHS_BAR``): those done of the run's, said as an epoch's line is."""
+    return _Line("epoch", at, [Reading(Field.EPOCH, "epoch", float(m.group("n")), int(m.group("m")))], text=s[: m.end()],
+                 epochs_bar=True)
+
+
+def _outer_bar(m: re.Match[str], epochs: _Line, at: float | None, s: str) -> _Line:
+    """Nested bars' outer bar drawn alone (``_EPOCHS_BAR``): the epochs done of the run's, at its total the run's end;
+    with its own loss after its count (``Epoch:  40%|…| 4/10 [00:40<01:00, 10.00s/it, loss=0.5]``), the run's record an
+    epoch, at the epochs done."""
+    done, planned = int(m.group("n")), int(m.group("m"))
+    figures = pairs(m.group("post") or "", [])
+    if any(r.field is Field.LOSS for r in figures):
+        readings = [*epochs.readings, Reading(Field.STEP, "epoch", float(done), planned), *figures]
+        drawn = _bar(m)
+        if drawn.step_seconds is not None:
+            readings.append(Reading(Field.STEP_TIME, "epoch time", drawn.step_seconds))
+        return _Line("step", at, readings, text=s)
+    if done >= planned > 0:
+        return _Line("end", at, text=s, before=epochs, epochs_done=True)
+    return epochs
+
+
 def _bar(m: re.Match[str]) -> _Bar:
     if m.group("count") is not None:
         step, total = int(m.group("count")), None
@@ -3535,7 +3627,8 @@ def _mfu(
 # Figures that make a record a step's or an evaluation's own, not a line of scores alone.
 _RECORD_FIGURES = frozenset({Field.LOSS, Field.EVAL_LOSS, Field.STEP})
 # A dated logging record glued after a bar (mmcv's ``… ETA:     0s2021-07-14 13:52:36,901 - mmcls - INFO - …``).
-_GLUED_RECORD = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
+# (or a US date first, the transformers examples' ``09/20/2025 19:56:58 - INFO - trainer - …``)
+_GLUED_RECORD = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d|\d\d/\d\d/\d{4} \d\d:\d\d:\d\d")
 # Lightning's main bar starting right after the close of a bar before it (``…1.69s/it]Epoch 0:  90%|``).
 _LIGHTNING_MAIN_GLUED = re.compile(r"\](?=Epoch \d{1,9}:)")
 # mmcv's (1.x) ProgressBar over an evaluation's samples: ``[>>>>>>>>>] 50/50, 163.1 task/s, elapsed: 0s, ETA:     0s``.
@@ -3563,6 +3656,10 @@ def _unglued(part: str) -> list[str]:
         return [part[: drawn.end()], part[drawn.end() :]]
     last = None
     for m in _BAR.finditer(part):
+        if last is not None and _GLUED_RECORD.match(part, last.end()) is not None:
+            # (a bar with a logger's dated record straight after it, that record redrawn over by a bar of its own:
+            # ``Epoch:   2%|…| 1/50 [07:13<5:53:58, 433.43s/it]09/20/2025 19:56:58 - INFO - … | 82/117 [04:01<…]``)
+            return [part[: last.end()], *_unglued(part[last.end() :])]
         last = m
     if last is None or not part[last.end() :].strip():
         return [part]

@@ -37,11 +37,13 @@ _STAGE_POSITION = re.compile(r"^\W{0,4}([A-Za-z]{2,12})\W{0,3}\s*\[\s*(\d{1,12})
 
 
 # A figure named by its data split alone (PyG's ``Train: 0.5429, Val: 0.5406, Test: 0.4877``, ``Val: 65.75%,``), led by
-# the line's start or a separator: ``loss train: 2.846`` (litgpt's, a loss by split) is no split alone.
-_SPLIT_ALONE = re.compile(r"(?i)(?:^|[,|;:]\s*)(train|val|valid|validation|test|dev)\s?[:=]\s?([-+]?\d+(?:\.\d+)?)(\s?%)?(?![\w.])")
+# the line's start or a separator: ``loss train: 2.846`` (litgpt's, a loss by split) is no split alone. Said to be
+# approximate (DGL's examples: ``Approx. Train: 0.5776, Approx. Val: 0.6248``), it is named so.
+_SPLIT_ALONE = re.compile(r"(?i)(?:^|[,|;:]\s*)((?:approx\.\s)?(?:train|val|valid|validation|test|dev))\s?[:=]\s?"
+                          r"([-+]?\d+(?:\.\d+)?)(\s?%)?(?![\w.])")
 # The training split named alone with a figure (``Train: 0.83``), or an evaluation's loss named in words (``Best Val loss:
 # 0.9427``): beside either, a split named alone is no loss.
-_NOT_LOSSES = re.compile(r"(?i)(?:(?:^|[,|;:]\s*)train\s?[:=]\s?\d|\b(?:val|valid|validation|test|dev)[\s_]loss\b)")
+_NOT_LOSSES = re.compile(r"(?i)(?:(?:^|[,|;:]\s*)(?:approx\.\s)?train\s?[:=]\s?\d|\b(?:val|valid|validation|test|dev)[\s_]loss\b)")
 
 
 def split_scores(text: str) -> list[tuple[str, float]]:

@@ -1,0 +1,105 @@
+"""Nested bars: an outer bar described by the word ``Epoch`` alone over inner bars of each epoch's batches.
+
+BERT fine-tuning scripts (the transformers examples' old run_glue and run_squad, JointBERT, sentence-transformers' fit)
+draw ``trange(epochs, desc="Epoch")`` over ``tqdm(loader, desc="Iteration")``: the outer count is the epochs done of the
+run's, the inner bar's the batches of the epoch under way. An inner bar at its total is its epoch's end, never the
+run's; the outer bar at its total is. The outer bar is redrawn only when a line is printed over it, so an inner bar that
+starts again after a full one is the next epoch's, the outer bar not redrawn yet.
+
+Real excerpts are in tests/data/real/generic-jointbert-… and generic-bert-qna-…; these lines are composed in their
+shape. Every answer is read off the lines by hand.
+"""
+
+from __future__ import annotations
+
+from app.ingest.formats.generic import GenericParser
+from app.stats.events import EPOCH_SUMMARY_LOSS, EvalResult, Event, StageEnd, StepFigures, TrainStep
+
+
+def events(lines: list[str]) -> list[Event]:
+    return GenericParser().feed(lines)
+
+
+def steps(got: list[Event]) -> list[tuple[int, float | None, int | None]]:
+    return [(s.step, s.epoch, s.epoch_total) for s in got if isinstance(s, TrainStep)]
+
+
+OUTER_AT_0 = "Epoch:   0%|          | 0/3 [00:00<?, ?it/s]"
+INNER_FULL = "Iteration: 100%|██████████| 420/420 [00:23<00:00, 18.06it/s]"
+INNER_HALF = "Iteration:  50%|█████     | 210/420 [00:11<00:11, 18.06it/s]"
+
+
+def test_an_inner_bar_at_its_total_is_its_epoch_s_end_never_the_run_s() -> None:
+    got = events([OUTER_AT_0, INNER_HALF, INNER_FULL])
+    assert steps(got) == [(210, 0.0, 3), (420, 0.0, 3)]
+    assert not any(isinstance(e, TrainStep) and e.ends_at_total for e in got)
+    assert not any(isinstance(e, StageEnd) for e in got)
+
+
+def test_the_outer_bar_s_count_is_the_epoch_of_the_inner_bars_after_it() -> None:
+    got = events([OUTER_AT_0, INNER_FULL, "Epoch:  33%|███▎      | 1/3 [00:23<00:46, 23.10s/it]", INNER_HALF])
+    assert steps(got)[-1] == (210, 1.0, 3)
+
+
+def test_an_inner_bar_drawn_again_after_a_full_one_is_the_next_epoch_s() -> None:
+    # (no outer redraw between them: the second full bar is epoch 1's, the half one after it epoch 2's)
+    got = events([OUTER_AT_0, INNER_FULL, INNER_HALF, INNER_FULL, INNER_HALF])
+    assert [epoch for _, epoch, _ in steps(got)] == [0.0, 1.0, 1.0, 2.0]
+
+
+def test_an_evaluation_s_bar_under_the_outer_bar_moves_no_epoch() -> None:
+    got = events([OUTER_AT_0, INNER_FULL, "Evaluating: 100%|██████████| 4/4 [00:04<00:00,  1.11s/it]", INNER_HALF])
+    assert steps(got)[-1] == (210, 1.0, 3)  # (the inner training bar started again: epoch 1, not 2)
+
+
+def test_the_outer_bar_at_its_total_ends_the_run() -> None:
+    got = events([OUTER_AT_0, INNER_FULL, "Epoch: 100%|██████████| 3/3 [01:09<00:00, 23.10s/it]"])
+    assert any(isinstance(e, StageEnd) and not e.evaluation for e in got)
+    # (its end keeps the last epoch's batches its own: never 420 steps as the run's total)
+    assert not any(isinstance(e, TrainStep) and e.total_steps == 420 for e in got)
+
+
+def test_the_outer_bar_glued_before_a_logger_s_record_is_read_first() -> None:
+    # (JointBERT's logger prints over the outer bar: the bar's redraw, the record, then the inner bar's redraw over it)
+    got = events([OUTER_AT_0, INNER_FULL,
+                  ("Epoch:  33%|███▎      | 1/3 [00:23<00:46, 23.10s/it]09/20/2025 19:56:58 - INFO - trainer -   "
+                   "***** Running evaluation on dev dataset *****███▏      | 82/420 [00:04<00:17, 18.06it/s]"),
+                  INNER_FULL])
+    assert steps(got)[-1] == (420, 1.0, 3)
+
+
+def test_an_outer_bar_with_its_own_loss_is_the_run_s_record_in_epochs() -> None:
+    got = events(["Epoch:  30%|███       | 3/10 [00:30<01:10, 10.00s/it, loss=0.61]",
+                  "Epoch:  40%|████      | 4/10 [00:40<01:00, 10.00s/it, loss=0.5]"])
+    last = [e for e in got if isinstance(e, TrainStep)][-1]
+    assert (last.step, last.total_steps, last.epoch, last.loss, last.step_seconds) == (4, 10, 4.0, 0.5, 10.0)
+
+
+def test_a_bar_named_by_its_epoch_s_number_is_no_outer_bar() -> None:
+    # (Lightning's ``Epoch 0:`` counts its epoch's batches: its count is no epochs done)
+    got = events(["Epoch 0: 100%|██████████| 2/2 [00:01<00:00,  1.43it/s, loss=-3.72, v_num=1]"])
+    assert steps(got) == [(2, 0.0, None)]
+
+
+# DGL GraphBolt's examples draw each epoch's batches in an unsized bar (``tqdm(enumerate(dataloader), "Training")``), then
+# print the epoch's record: the bar's count is that epoch's batches, never the run's steps; its it/s the rate.
+TRAINING_PASS = "Training: 1178it [00:12, 95.2it/s]"
+EVALUATING_PASS = "Evaluating: 39it [00:01, 30.1it/s]"
+
+
+def test_an_epoch_s_record_after_an_unsized_bar_places_that_pass_in_its_epoch() -> None:
+    got = events([TRAINING_PASS, EVALUATING_PASS, "Epoch 00000 | Loss 1.2345 | Accuracy 0.8812 | Time 13.4",
+                  "Training: 402it [00:04, 95.1it/s]"])
+    assert steps(got) == [(1178, 0.0, None), (402, 1.0, None)]  # (the first pass amended in place: epoch 0's)
+    last = [e for e in got if isinstance(e, TrainStep)][-1]
+    assert (last.total_steps, last.ends_at_total, last.step_seconds) == (None, False, 1 / 95.1)
+    assert [(f.loss, f.loss_note) for f in got if isinstance(f, StepFigures)] == [(1.2345, EPOCH_SUMMARY_LOSS)]
+    assert [(r.name, r.value, r.closes) for r in got if isinstance(r, EvalResult)] == [("accuracy", 0.8812, True)]
+
+
+def test_an_epoch_s_record_naming_its_splits_scores_is_that_epoch_s_evaluation_as_printed() -> None:
+    got = events([TRAINING_PASS, EVALUATING_PASS,
+                  "Epoch 00, Loss: 1.4154, Approx. Train: 0.5776, Approx. Val: 0.6248, Time: 250.58920621871948s"])
+    assert [(r.name, r.value) for r in got if isinstance(r, EvalResult)] == [("approx. train", 0.5776),
+                                                                               ("approx. val", 0.6248)]
+    assert [f.loss for f in got if isinstance(f, StepFigures)] == [1.4154]  # (never the val figure as a loss)
