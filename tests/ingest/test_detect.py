@@ -754,6 +754,8 @@ REAL_FORMATS = {
     "lightning-temporal-file-slurm-out-validating-bars-glued-to-epoch0-bar-97-107-of-108.log": "generic",
     "generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log": "generic",
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "generic",
+    "keras-deep-learning-and-the-game-of-go-issue66-generator-bar-1-17-of-88-eta-only.log": "generic",
+    "keras-keras-yolo3-issue299-train-bar-1-10-of-110-eta-falling-from-first-step.log": "generic",
 }
 
 

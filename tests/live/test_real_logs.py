@@ -2129,6 +2129,17 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log", T0, "end",
      "epoch 2 · …", "measuring",
      {"step": 2, "loss": 0.09, "data": epoch(2.0), "eval": {"val_loss": {"value": 0.09, "step": 2}}}),
+    # Keras bars of steps that print only an ETA: a step's time from the ETA over the steps left where the two latest
+    # lines agree (31 / 71 = 0.437 s at 17/88, 31 / 72 = 0.431 s at 16/88) …
+    ("keras-deep-learning-and-the-game-of-go-issue66-generator-bar-1-17-of-88-eta-only.log", T0, "end",
+     "17/88 in the pass · no timing", "measuring",
+     {"step": 17, "total_steps": 88, "step_unit": "pass", "loss": 5.7678, "trainer_eta_seconds": 31.0,
+      "step_seconds": 31 / 71}),
+    # … and none where they do not (6:46 / 101 = 4.02 s at 9/110, 6:03 / 100 = 3.63 s at 10/110: the slow first step)
+    ("keras-keras-yolo3-issue299-train-bar-1-10-of-110-eta-falling-from-first-step.log", T0, "end",
+     "10/110 in the pass · no timing", "measuring",
+     {"step": 10, "total_steps": 110, "step_unit": "pass", "loss": 6687.0032, "trainer_eta_seconds": 363.0,
+      "step_seconds": None}),
 ]  # fmt: skip
 
 

@@ -35,6 +35,7 @@ from .stage import (
     counts_a_pass,
     data_epoch,
     epoch_average_seconds,
+    eta_step_seconds,
     finite,
     lines_needed,
     printed_step_seconds,
@@ -346,10 +347,26 @@ def clock_step(stage: Stage) -> tuple[float, str] | None:
     (``worked out: the trainer's clock, 33.24 s over 8 steps``): the one figure the details and the snapshot's
     ``step_seconds`` give where no step's time is printed nor measured. None for a log of dicts (no steps between)."""
     clock = clock_step_seconds(stage)
-    if clock is None or stage.latest.logged:
+    if stage.latest.logged:
         return None
+    if clock is None:
+        return eta_step(stage)
     each, span, steps = clock
     return each, f"worked out: the trainer's clock, {seconds_text(span)} over {steps:,} {count_noun(stage)}s"
+
+
+def eta_step(stage: Stage) -> tuple[float, str] | None:
+    """A step's time worked out from the trainer's ETA over the steps left, the same on two lines of its bar, and how
+    (``worked out: the trainer's ETA over the steps left, 107 s for 65 at 35/100, 108 s for 66 at 34/100``),
+    where no line prints a step's time nor a clock."""
+    paced = eta_step_seconds(stage)
+    if paced is None:
+        return None
+    each, first, last = paced
+    total = last.total_steps or 0
+    said = [f"{round(line.trainer_eta_seconds or 0.0)} s for {total - line.step:,} at {line.step}/{total}"
+            for line in (last, first)]
+    return each, f"worked out: the trainer's ETA over the {count_noun(stage)}s left, {said[0]}, {said[1]}"
 
 
 def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[str]:
@@ -464,6 +481,9 @@ def no_time_read(stage: Stage) -> str:
     if LOGGING_INTERVAL_SECONDS in stage.figures:
         # (TF Estimator's ``step = 208 (7.759 sec)`` with no step line before it: the interval's time, shown as printed)
         return f"only a logging interval's time printed, the {each}s it spans not,"
+    if finite(stage.latest.trainer_eta_seconds) is not None:
+        # (Keras' bar of ``ETA: 1:47`` alone: the time left, shown as the trainer's; a step's time only where two lines agree)
+        return f"only the trainer's ETA printed, no {each}'s time,"
     return "no duration or time read"  # (said before "for its 60 step lines", or inside brackets without the comma)
 
 
