@@ -402,7 +402,8 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         # A line a whole epoch, each followed by its evaluation: the time between the last two epoch lines, which the
         # rate leaves out (the evaluation's pause is in it), is still the epoch's own time, said with what it holds.
         parts.append(f"epoch {seconds_text(last_epoch)} (from the lines' times, its evaluation included)")
-    elif (before := stage.timed_step) is not None and before is not latest and not stage.clock_over_printed:
+    elif ((before := stage.timed_step) is not None and before is not latest and not stage.clock_over_printed
+          and before.counter == latest.counter):  # (an epoch line's time is no time of a sample counted after it)
         # The latest line printed no time of its own (a new bar at ``0/101 [00:00<?, ?it/s]``) and none is measured:
         # the last one printed, said where (the run's pace before a crash at the next epoch's start).
         own = f"{before.step_seconds_note}, " if before.step_seconds_note else ""
@@ -558,7 +559,8 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
         return f"{epochs_planned(step.epoch_total)} · {step.step}/{step.total_steps}{counted(step)} in the epoch"
     if counts_a_pass(step, epoch):
         size = step.total_steps if step.total_steps is not None else step.epoch_steps
-        return f"{step.step}/{size} in the pass" if size is not None else f"{step.step} in the pass"
+        count = f"{step.step}/{size}" if size is not None else f"{step.step}"
+        return f"{count}{counted(step)} in the pass"
     noun = count_unit(step.counter, epochs)
     where = f"{noun} {step.step}/{step.total_steps}" if step.total_steps is not None else f"{noun} {step.step}"
     if step.epoch_batch is not None and in_epoch is not None:
