@@ -760,6 +760,11 @@ REAL_FORMATS = {
     "generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log": "generic",
     "generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log": "generic",
     "generic-dgl-graphbolt-disk-based-feature-readme-unsized-training-bars-epochs-0-2.log": "generic",
+    "keras-deep-learning-and-the-game-of-go-issue66-generator-bar-1-17-of-88-eta-only.log": "generic",
+    "keras-keras-yolo3-issue299-train-bar-1-10-of-110-eta-falling-from-first-step.log": "generic",
+    "keras-keras-issue2539-keras1-fit-generator-samples-per-epoch-bars-by-128-to-1408-of-8448-generator-prints.log": "generic",
+    "keras-keras-issue5224-keras1-imdb-train-on-25000-samples-bars-32-to-160-epoch-1-of-15.log": "generic",
+    "keras-aws-samples-ml-using-k8s-doc-mnist-cnn-train-on-60000-samples-epoch-12-of-12-bar-256.log": "generic",
 }
 
 

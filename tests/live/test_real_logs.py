@@ -2172,6 +2172,36 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 1178, "total_steps": None, "loss": 1.0948, "step_seconds": 1 / 9.93, "data": epoch(2.0),
       "finished": False, "paused": None, "eta_seconds": None,
       "eval": {"approx. train": {"value": 0.6516, "step": None}, "approx. val": {"value": 0.659, "step": None}}}),
+    # Keras bars of steps that print only an ETA: a step's time from the ETA over the steps left where the two latest
+    # lines agree (31 / 71 = 0.437 s at 17/88, 31 / 72 = 0.431 s at 16/88) …
+    ("keras-deep-learning-and-the-game-of-go-issue66-generator-bar-1-17-of-88-eta-only.log", T0, "end",
+     "17/88 in the pass · no timing", "measuring",
+     {"step": 17, "total_steps": 88, "step_unit": "pass", "loss": 5.7678, "trainer_eta_seconds": 31.0,
+      "step_seconds": 31 / 71}),
+    # … and none where they do not (6:46 / 101 = 4.02 s at 9/110, 6:03 / 100 = 3.63 s at 10/110: the slow first step)
+    ("keras-keras-yolo3-issue299-train-bar-1-10-of-110-eta-falling-from-first-step.log", T0, "end",
+     "10/110 in the pass · no timing", "measuring",
+     {"step": 10, "total_steps": 110, "step_unit": "pass", "loss": 6687.0032, "trainer_eta_seconds": 363.0,
+      "step_seconds": None}),
+    # Keras bars that count samples though no line says so (Keras 1's fit_generator, samples_per_epoch): counts by 128,
+    # the first 128 itself, so 1408 of 8448 samples into epoch 1, never steps; an ETA of 5 s says no sample's time
+    ("keras-keras-issue2539-keras1-fit-generator-samples-per-epoch-bars-by-128-to-1408-of-8448-generator-prints.log", T0,
+     "end", "epoch 1/1 · 1408/8448 samples in the epoch · no timing", "measuring",
+     {"step": 1408, "total_steps": 8448, "step_unit": "sample", "loss": -0.536, "trainer_eta_seconds": 5.0,
+      "step_seconds": None, "data": epoch(1.0)}),
+    # ``Train on 25000 samples`` cut inside its first epoch: 160 of its samples (no longer "not recognised"); a sample's
+    # time from the ETA over the samples left, the two latest lines agreeing: 79 / 24,840 = 3.18 ms
+    ("keras-keras-issue5224-keras1-imdb-train-on-25000-samples-bars-32-to-160-epoch-1-of-15.log", T0, "end",
+     "epoch 1/15 · 160/25000 samples in the epoch · no timing", "measuring",
+     {"step": 160, "total_steps": 25000, "step_unit": "sample", "loss": 0.6903, "trainer_eta_seconds": 79.0,
+      "step_seconds": 79 / 24840, "data": epoch(1.0)}),
+    # … and Keras 2's (``31s 509us/step`` a sample's): epoch 12 at 256 of 60000 samples, epoch 11's evaluation; a sample
+    # 29 / 59,744 = 0.485 ms from the ETA (the epoch before printed 509 us)
+    ("keras-aws-samples-ml-using-k8s-doc-mnist-cnn-train-on-60000-samples-epoch-12-of-12-bar-256.log", T0, "end",
+     "epoch 12/12 · 256/60000 samples in the epoch · …", "measuring",
+     {"step": 256, "total_steps": 60000, "step_unit": "sample", "loss": 0.0515, "trainer_eta_seconds": 29.0,
+      "step_seconds": 29 / 59744, "data": epoch(12.0),
+      "eval": {"val_loss": {"value": 0.0306, "step": None}, "val_acc": {"value": 0.9903, "step": None}}}),
 ]  # fmt: skip
 
 

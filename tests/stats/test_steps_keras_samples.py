@@ -29,8 +29,8 @@ TRAIN_ON = "Train on 50000 samples, validate on 10000 samples"
 
 def test_bars_of_the_samples_fit_said_it_trains_on_are_epochs_not_steps(tmp_path: Path) -> None:
     # epoch 2's full bar is the last whole epoch, 701 s as printed: 3600 / 701 = 5.14 epochs an hour, and the 198 left
-    # take 198 × 701 = 138,798 s; epoch 3 is begun (its header), its 3,200 samples no step
-    data = read_cold(tmp_path, [TRAIN_ON, *KERAS1])
+    # take 198 × 701 = 138,798 s; epoch 3 is begun (its header)
+    data = read_cold(tmp_path, [TRAIN_ON, *KERAS1[:-1]])
     training = data["training"]
     assert data["status_line"] == "epoch 2/200 · 5.1 epochs/h"
     assert (training["step"], training["total_steps"], training["loss"]) == (2, 200, 1.3731)
@@ -39,7 +39,19 @@ def test_bars_of_the_samples_fit_said_it_trains_on_are_epochs_not_steps(tmp_path
     assert training["eta_seconds"] == pytest.approx(198 * 701)
     assert training["data"]["epoch"] == 3.0
     assert training["eval"]["val_loss"]["value"] == 1.0936
-    assert not any("steps an epoch" in line or "50,000" in line or "3200" in line for line in data["details"])
+    assert not any("steps an epoch" in line or "50,000" in line for line in data["details"])
+
+
+def test_a_bar_part_way_after_the_fit_s_words_is_samples_into_its_epoch(tmp_path: Path) -> None:
+    # epoch 3's bar at 3,200 of its 50,000 samples: where the run is, its loss 1.25 and the trainer's 650 s to the
+    # epoch's end; no step, and no sample's time (one line of the bar; epoch 2's 701 s is no sample's)
+    data = read_cold(tmp_path, [TRAIN_ON, *KERAS1])
+    training = data["training"]
+    assert data["status_line"] == "epoch 3/200 · 3200/50000 samples in the epoch · …"
+    assert (training["step"], training["total_steps"], training["step_unit"]) == (3200, 50000, "sample")
+    assert (training["loss"], training["trainer_eta_seconds"], training["step_seconds"]) == (1.25, 650.0, None)
+    assert training["data"]["epoch"] == 3.0
+    assert not any("steps an epoch" in line or "sample 701" in line for line in data["details"])
 
 
 def test_without_the_fit_s_words_a_bar_s_count_is_read_as_before(tmp_path: Path) -> None:

@@ -93,7 +93,7 @@ from .grammar import (
     pairs,
 )
 from .interval_times import above_rate, day_gap, day_seconds, interval_note, per_step_seconds, rate_note
-from .keras_bars import keras_line
+from .keras_bars import SampleCounts, keras_line, sample_time_note
 from .lost_losses import lost_loss
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
@@ -632,6 +632,7 @@ class GenericParser(StepLines[_Line]):
         # Keras' ``fit`` on arrays says ``Train on 50000 samples, validate on 10000 samples``: its bars of that total count
         # samples, not steps (Keras 1 and 2, tf.keras before 2.2; Keras 2 labels the time of one ``…us/step`` all the same)
         self._train_samples: int | None = None
+        self._sample_counts = SampleCounts()  # … and where no such line was read, whether the bars' counts say samples
         self._unsized_last: int | None = None  # the last count of an unsized bar naming no epoch (``11it``)
         self._unsized_restarts = 0  # … and how often such a count did not go past the one before it
         self._clocked_step: tuple[int, float] | None = None  # (step, the time of day it leads with) of an undated line
@@ -1102,6 +1103,7 @@ class GenericParser(StepLines[_Line]):
             train_on = _TRAIN_ON_SAMPLES.match(s)
             if train_on is not None:
                 self._train_samples = int(train_on.group(1))
+                self._sample_counts.said(self._train_samples)
                 return Kind.FULL, None
         if self._train_samples is not None:
             sampled = self._samples_bar(s, at)
@@ -1453,6 +1455,14 @@ class GenericParser(StepLines[_Line]):
             figures = s[first_name.start() :] if first_name is not None else ""
             tested = "test " + _KERAS_FIGURE_NAME.sub("test ", figures)  # (``- acc: 0.87``: ``test acc: 0.87``)
             return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, "test loss", loss.value)], text=tested)
+        if other is not None and other.bar is not None and other.bar.elapsed is None and other.bar.total is not None:
+            if other.bar.unit == "sample":
+                self._sample_counts.said(other.bar.total)  # (tf.keras' ``…us/sample``: every bar of its total counts them)
+            elif other.bar.unit is None and self._sample_counts.counts_samples(other.bar.step, other.bar.total):
+                # a Keras bar of samples that does not say so on its line (``Train on N samples`` said it, or its counts
+                # move a batch at a time): its count is the epoch's samples, its time (Keras 2's ``127us/step``) a sample's
+                other.bar = replace(other.bar, unit="sample", seconds_note=(
+                    sample_time_note(s) if other.bar.step_seconds is not None else None))
         if other is not None:
             return Kind.FULL, other
         if self._last is None and ("raining" in s or "environment: " in s):
@@ -1825,7 +1835,7 @@ class GenericParser(StepLines[_Line]):
             return None  # (tf.keras' ``…us/sample`` says its unit itself: a sample's time, read as printed)
         done, total = keras.count
         if done < total:
-            return Kind.FULL, None
+            return None  # (read as any Keras bar: its count the epoch's samples, SampleCounts told by ``Train on``)
         line = _Line("step", at, keras.readings, text=s, epoch_above=True, epoch_seconds=keras.bar_seconds or 0.0)
         if _BAR_EVAL_HINT.search(keras.rest) is not None:
             line.named = tuple(n for n in beside(keras.rest) if n.kin is Kin.EVAL)

@@ -8,6 +8,7 @@ all). Its epoch is said on the line above (``Epoch 3/15``), which the generic re
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -99,3 +100,52 @@ def _to_the_step(value: str, unit: str) -> bool:
     """Whether an epoch's printed time says its steps' time: a whole second's rounding is more than 5 % of a time under
     ten seconds (``3s``), which then says the epoch's time alone."""
     return unit == "ms" or "." in value or float(value) >= MIN_ROUNDED_EPOCH_SECONDS
+
+
+# A batch of data, as a bar of samples moves by it: the smallest one read as such (8, 16, 32, 64, 128 … are usual).
+MIN_BATCH = 8
+# Part-way counts of one total a bar must show, all multiples of its batch, before its count is read as samples.
+MIN_BATCHED_COUNTS = 3
+
+
+class SampleCounts:
+    """Whether a Keras bar counts samples though it does not say so: Keras 1 and 2 draw ``fit`` on arrays in samples
+    (``29696/57000 [====>....] - ETA: 1s``, ``2624/2960 …``) and Keras 2 labels the time of one ``…us/step`` all the
+    same. A bar of samples moves a batch at a time, so all its part-way counts are multiples of the batch, while the
+    total (the data's size) is no multiple of it: the last batch is short. A bar of steps moves one step at a time
+    and redraws when its clock says, so its counts share no batch. Read per total, a count at a time; true once the
+    bar has shown it, and from then on for every bar of that total (its full bar's too)."""
+
+    def __init__(self) -> None:
+        self._batch: dict[int, int] = {}  # a total's part-way counts' greatest common divisor so far
+        self._seen: dict[int, set[int]] = {}  # … and its distinct part-way counts, up to MIN_BATCHED_COUNTS
+        self._samples: set[int] = set()  # totals found to count samples
+
+    def said(self, total: int) -> None:
+        """The log said its bars of ``total`` count samples (``Train on 60000 samples``, a full bar's ``…us/sample``)."""
+        self._samples.add(total)
+
+    def counts_samples(self, done: int, total: int | None) -> bool:
+        """Whether the bar at ``done`` of ``total`` counts samples, this count read with the ones before."""
+        if total is None or total <= 0:
+            return False
+        if total in self._samples:
+            return True
+        if 0 < done < total:
+            batch = math.gcd(self._batch.get(total, 0), done)
+            self._batch[total] = batch
+            seen = self._seen.setdefault(total, set())
+            if len(seen) < MIN_BATCHED_COUNTS:
+                seen.add(done)
+            first = min(seen)
+            if batch >= MIN_BATCH and len(seen) >= MIN_BATCHED_COUNTS and (total % batch != 0 or first == batch):
+                self._samples.add(total)
+                return True
+        return False
+
+
+def sample_time_note(rest: str) -> str | None:
+    """How a bar of samples' printed unit time is a sample's (``a sample's: 127us/step printed, the bar counts
+    samples``), or None where the bar prints none."""
+    per_step = _PER_STEP.search(rest)
+    return None if per_step is None else f"a sample's: {per_step.group(0)} printed, the bar counts samples"

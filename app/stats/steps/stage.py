@@ -160,6 +160,10 @@ class Stage:
     # (place on the timeline, seconds) since the clock last went back, for a step time worked out from the two.
     clock_from: tuple[int, float] | None = None
     clock_to: tuple[int, float] | None = None
+    # The trainer's own ETA read on the latest two lines of one bar (Keras' ``34/100 [=====>....] - ETA: 1:48`` then
+    # ``35/100 … - ETA: 1:47``), where no line prints a step's time: for a step time worked out from them.
+    eta_from: TrainStep | None = None
+    eta_to: TrainStep | None = None
     # The latest step line that printed its step's time (a closing bar's ``1.14s/it``): kept where the lines after it
     # print none (the next epoch's bar at ``0/101 [00:00<?, ?it/s]``, then a crash).
     timed_step: TrainStep | None = None
@@ -240,10 +244,23 @@ class Stage:
         elif place > newest[0]:
             self.clock_to = (place, seconds)
 
+    def note_eta(self, event: TrainStep) -> None:
+        """Keep the trainer's ETA on ``event`` beside the one before where it goes on that line's bar (the same total,
+        epoch and count's unit, further on); any other line with an ETA starts the pair again, one without ends it."""
+        newest = self.eta_to or self.eta_from
+        if finite(event.trainer_eta_seconds) is None or event.total_steps is None or event.logged or event.run_eta:
+            self.eta_from = self.eta_to = None
+        elif (newest is None or newest.total_steps != event.total_steps or newest.epoch != event.epoch
+              or newest.counter != event.counter or event.step <= newest.step):
+            self.eta_from, self.eta_to = event, None
+        else:
+            self.eta_from, self.eta_to = newest, event
+
     def take(self, event: TrainStep, t: float | None) -> None:
         """Make ``event`` the latest step (seen at ``t``): it ends a pause and any end summary."""
         amends = event.amends and event is not self.latest and same_position(self.latest, event)
         self.note_clock(event.step + self.offset, event.elapsed_seconds)
+        self.note_eta(event)
         if event.step_seconds is not None and math.isfinite(event.step_seconds) and not event.logged:
             self.timed_step = event
         if event.step > self.latest.step and event.stage == self.latest.stage:
@@ -735,6 +752,35 @@ def clock_step_seconds(stage: Stage) -> tuple[float, float, int] | None:
     if now <= began:
         return None  # (a clock of whole seconds that has not moved: the steps took less than one, not none)
     return (now - began) / (end - start), now - began, end - start
+
+
+# The least ETA a step's time is worked out from: printed to the second, its rounding is then 5 % of it at most.
+MIN_ETA_SECONDS = 10.0
+# How far the two lines' paces may differ and still be one pace: the trainer's average steady over them.
+ETA_PACE_TOLERANCE = 0.1
+
+
+def eta_step_seconds(stage: Stage) -> tuple[float, TrainStep, TrainStep] | None:
+    """A step's time worked out from the trainer's ETA where no line prints one, with the two lines it comes from.
+
+    Keras' ETA is its average time a step so far times the steps left, so the ETA over the steps left is that average
+    (``ETA: 1:47`` at 35/100: 107 s over 65 steps, 1.65 s a step). Only where the line before on the same bar says the
+    same pace (1:48 over 66 steps, 1.64 s) within ETA_PACE_TOLERANCE, and both ETAs are MIN_ETA_SECONDS or more: a
+    pace still falling from a slow first step (``ETA: 19:24`` at 1/102, then 8:29 at 2/102), or an ETA of a second or
+    two, says no step's time. None otherwise."""
+    first, last = stage.eta_from, stage.eta_to
+    if first is None or last is None or last is not stage.latest or last.total_steps is None:
+        return None
+    paces = []
+    for line in (first, last):
+        eta, left = line.trainer_eta_seconds or 0.0, last.total_steps - line.step
+        if eta < MIN_ETA_SECONDS or left <= 0:
+            return None
+        paces.append(eta / left)
+    before, now = paces
+    if abs(before - now) > ETA_PACE_TOLERANCE * now:
+        return None
+    return now, first, last
 
 
 def data_epoch(stage: Stage) -> float | None:

@@ -36,6 +36,7 @@ from .stage import (
     counts_a_pass,
     data_epoch,
     epoch_average_seconds,
+    eta_step_seconds,
     finite,
     lines_needed,
     printed_step_seconds,
@@ -349,10 +350,26 @@ def clock_step(stage: Stage) -> tuple[float, str] | None:
     (``worked out: the trainer's clock, 33.24 s over 8 steps``): the one figure the details and the snapshot's
     ``step_seconds`` give where no step's time is printed nor measured. None for a log of dicts (no steps between)."""
     clock = clock_step_seconds(stage)
-    if clock is None or stage.latest.logged:
+    if stage.latest.logged:
         return None
+    if clock is None:
+        return eta_step(stage)
     each, span, steps = clock
     return each, f"worked out: the trainer's clock, {seconds_text(span)} over {steps:,} {count_noun(stage)}s"
+
+
+def eta_step(stage: Stage) -> tuple[float, str] | None:
+    """A step's time worked out from the trainer's ETA over the steps left, the same on two lines of its bar, and how
+    (``worked out: the trainer's ETA over the steps left, 107 s for 65 at 35/100, 108 s for 66 at 34/100``),
+    where no line prints a step's time nor a clock."""
+    paced = eta_step_seconds(stage)
+    if paced is None:
+        return None
+    each, first, last = paced
+    total = last.total_steps or 0
+    said = [f"{round(line.trainer_eta_seconds or 0.0)} s for {total - line.step:,} at {line.step}/{total}"
+            for line in (last, first)]
+    return each, f"worked out: the trainer's ETA over the {count_noun(stage)}s left, {said[0]}, {said[1]}"
 
 
 def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[str]:
@@ -390,7 +407,8 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         # A line a whole epoch, each followed by its evaluation: the time between the last two epoch lines, which the
         # rate leaves out (the evaluation's pause is in it), is still the epoch's own time, said with what it holds.
         parts.append(f"epoch {seconds_text(last_epoch)} (from the lines' times, its evaluation included)")
-    elif (before := stage.timed_step) is not None and before is not latest and not stage.clock_over_printed:
+    elif ((before := stage.timed_step) is not None and before is not latest and not stage.clock_over_printed
+          and before.counter == latest.counter):  # (an epoch line's time is no time of a sample counted after it)
         # The latest line printed no time of its own (a new bar at ``0/101 [00:00<?, ?it/s]``) and none is measured:
         # the last one printed, said where (the run's pace before a crash at the next epoch's start).
         own = f"{before.step_seconds_note}, " if before.step_seconds_note else ""
@@ -474,6 +492,11 @@ def no_time_read(stage: Stage) -> str:
         # (the trainer's engine timed the whole run, PyTorch-Ignite's ``Engine run complete. Time taken: 00:01:45.348``
         # before its launcher's ``End of run``: shown as printed, no step's nor epoch's time)
         return f"only the whole run's time printed ({seconds_text(run_seconds)}, as its engine timed it), no {each}'s,"
+    if finite(stage.latest.trainer_eta_seconds) is not None:
+        # (Keras' bar of ``ETA: 1:47`` alone: the time left, shown as the trainer's; a step's time only where two lines agree)
+        # (where two lines agreed, a step's time worked out from it is shown below: said so, never "no step's time")
+        told = f"a {each}'s time worked out from it" if eta_step_seconds(stage) is not None else f"no {each}'s time"
+        return f"only the trainer's ETA printed, {told},"
     return "no duration or time read"  # (said before "for its 60 step lines", or inside brackets without the comma)
 
 
@@ -548,7 +571,8 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
         return f"{epochs_planned(step.epoch_total)} · {step.step}/{step.total_steps}{counted(step)} in the epoch"
     if counts_a_pass(step, epoch):
         size = step.total_steps if step.total_steps is not None else step.epoch_steps
-        return f"{step.step}/{size} in the pass" if size is not None else f"{step.step} in the pass"
+        count = f"{step.step}/{size}" if size is not None else f"{step.step}"
+        return f"{count}{counted(step)} in the pass"
     noun = count_unit(step.counter, epochs)
     where = f"{noun} {step.step}/{step.total_steps}" if step.total_steps is not None else f"{noun} {step.step}"
     if step.epoch_batch is not None and in_epoch is not None:
