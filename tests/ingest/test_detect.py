@@ -755,6 +755,8 @@ REAL_FORMATS = {
     "lightning-tempo-file-mlflow-e2e-readme-epoch1-bar-860-920-of-939-validating-0-of-79.log": "generic",
     "generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log": "generic",
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "generic",
+    "generic-tensorlayer-srgan-issue224-epoch-47-48-steps-g-loss-parts-in-parentheses-d-loss.log": "generic",
+    "generic-pytorch-srgan-issue13-epoch-end-lines-4-6-of-100-generator-loss-content-advers-total-slashed.log": "generic",
 }
 
 
