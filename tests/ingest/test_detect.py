@@ -765,6 +765,8 @@ REAL_FORMATS = {
     "keras-keras-issue2539-keras1-fit-generator-samples-per-epoch-bars-by-128-to-1408-of-8448-generator-prints.log": "generic",
     "keras-keras-issue5224-keras1-imdb-train-on-25000-samples-bars-32-to-160-epoch-1-of-15.log": "generic",
     "keras-aws-samples-ml-using-k8s-doc-mnist-cnn-train-on-60000-samples-epoch-12-of-12-bar-256.log": "generic",
+    "generic-tensorlayer-srgan-issue224-epoch-47-48-steps-g-loss-parts-in-parentheses-d-loss.log": "generic",
+    "generic-pytorch-srgan-issue13-epoch-end-lines-4-6-of-100-generator-loss-content-advers-total-slashed.log": "generic",
 }
 
 

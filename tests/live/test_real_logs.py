@@ -2202,6 +2202,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 256, "total_steps": 60000, "step_unit": "sample", "loss": 0.0515, "trainer_eta_seconds": 29.0,
       "step_seconds": 29 / 59744, "data": epoch(12.0),
       "eval": {"val_loss": {"value": 0.0306, "step": None}, "val_acc": {"value": 0.9903, "step": None}}}),
+    # a GAN's generator loss printed as its parts inside parentheses after its name (``g_loss(mse:0.000, vgg:0.000,
+    # adv:0.001)``), the discriminator's beside it: each shown by name, none the loss (mse 0.000 is no model's loss)
+    ("generic-tensorlayer-srgan-issue224-epoch-47-48-steps-g-loss-parts-in-parentheses-d-loss.log", T0, "end",
+     "epoch 48/100 · 3/250 in the epoch · 1.5k steps/h", "training",
+     {"step": 3, "loss": None, "step_seconds": 2.399,
+      "figures": {"loss/g_loss mse": 0.0, "loss/g_loss vgg": 0.0, "loss/g_loss adv": 0.001, "loss/d_loss": 1.386}}),
+    # the generator's parts named in parentheses, their figures slash-joined after the colon; a line an epoch at its last
+    # batch (``[6/100][2112/2112]``): epoch 6 of 100, never step 6/100, the discriminator's loss never the model's
+    ("generic-pytorch-srgan-issue13-epoch-end-lines-4-6-of-100-generator-loss-content-advers-total-slashed.log", T0, "end",
+     "epoch 6/100 · 2112/2112 in the epoch · no timing", "measuring",
+     {"step": 2112, "loss": None, "step_seconds": None,
+      "figures": {"loss/Generator_Loss Content": 0.0022, "loss/Generator_Loss Advers": 1.5216,
+                  "loss/Generator_Loss Total": 0.0037, "loss/Discriminator_Loss": 0.8301}}),
 ]  # fmt: skip
 
 
@@ -2788,6 +2801,9 @@ GENERIC_READ = {
         "step, epoch, step time, elapsed, ETA",
     "generic-dgl-graphbolt-disk-based-feature-readme-unsized-training-bars-epochs-0-2.log":
         "step, epoch, loss, step time, elapsed, eval",
+    "generic-tensorlayer-srgan-issue224-epoch-47-48-steps-g-loss-parts-in-parentheses-d-loss.log":
+        "step, total, epoch, step time",
+    "generic-pytorch-srgan-issue13-epoch-end-lines-4-6-of-100-generator-loss-content-advers-total-slashed.log": "step, epoch",
 }  # fmt: skip
 
 

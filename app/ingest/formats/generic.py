@@ -94,6 +94,7 @@ from .grammar import (
 )
 from .interval_times import above_rate, day_gap, day_seconds, interval_note, per_step_seconds, rate_note
 from .keras_bars import SampleCounts, keras_line, sample_time_note
+from .loss_groups import LossGroups, loss_groups
 from .lost_losses import lost_loss
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
@@ -1018,6 +1019,9 @@ class GenericParser(StepLines[_Line]):
         epoch said above the record. A step that stays beside a count with no total is no contradiction (litgpt's
         ``iter 46 step 1``: the iterations of one optimizer step)."""
         position = _position(line.readings)
+        if (not self._series_read and position is not None and position.name == EPOCH_POSITION
+                and position.value == position.total and _first(line.readings, Field.EPOCH) is not None):
+            return False  # (an epoch's last batch beside its epoch, a line an epoch: PyTorch-SRGAN's ``[6/100][2112/2112]``)
         return self._series_read or (position is not None and position.name == "epoch") or (
             self._own_last is not None and (step < self._own_last or (step == self._own_last and total)))
 
@@ -1472,7 +1476,9 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("begun", at, text=s,
                                         starts_from=None if started.step is None else (started.unit, started.step))
         unknown: list[tuple[str, str | None, str, str | None]] = []
-        readings = _in_epoch(batch_unplaced(pairs(s, unknown), s), s)
+        # (a network's loss with its parts in parentheses after its name: read apart, its parts never pairs of their own)
+        groups = loss_groups(s) if "(" in s else None
+        readings = _in_epoch(batch_unplaced(pairs(s if groups is None else groups.rest, unknown), s), s)
         if not any(r.field in _ARGS_NOT for r in readings) or (
                 self._last is None and whole_echo(s) and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings)):
             # (a whole echo of the arguments before any step counts no step: EfficientDet's ``{…, 'epochs': 10, 'steps': 4,
@@ -1496,7 +1502,8 @@ class GenericParser(StepLines[_Line]):
             episode = _episode(unknown)
             if episode is not None:
                 readings.append(episode)  # (an RL loop's line per episode, no step: see _EPISODE_REWARD below)
-        if unknown and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings) and _position(readings):
+        if (unknown and groups is None and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings)
+                and _position(readings)):
             headed = _headed_loss(unknown)
             if headed is not None:
                 readings.append(headed)
@@ -1571,7 +1578,7 @@ class GenericParser(StepLines[_Line]):
         if (" elapsed" in s or s.endswith(" sec")) and not any(r.field is Field.ELAPSED for r in readings) \
                 and (clock := value_elapsed(s)) is not None:
             readings.append(Reading(Field.ELAPSED, "elapsed", clock))  # (OpenNMT-py's ``… 18163 s elapsed``: run_clock.py)
-        lone = _lone_figure(unknown, readings) if unknown and not record else None
+        lone = _lone_figure(unknown, readings) if unknown and not record and groups is None else None
         if lone is not None:
             readings.append(Reading(Field.LOSS, "loss", lone[1]))
         line = _Line("step", at, readings, text=s, train=trained, loss_note=lone[0] if lone is not None else None)
@@ -1583,6 +1590,8 @@ class GenericParser(StepLines[_Line]):
                 line.loss_note = named[0][0]
             elif named:
                 line.parts = tuple((LOSS_PART + name, value) for name, value in named)
+        if groups is not None and _position(readings) is not None:
+            line.parts = (*line.parts, *_grouped_losses(groups, unknown))
         if trained and "FPS: " in s:
             fps = _LTR_FPS.search(s)
             if fps is not None:
@@ -3140,6 +3149,8 @@ def _decide(line: _Line) -> _Line:
         return line
     position = _position(readings)
     losses = _part_losses(line.text) if position is not None else ()
+    if position is not None and line.parts and loss_groups(line.text) is not None:
+        return line  # (a network's loss with its parts in parentheses, the other's beside it: the parts, read in classify)
     if position is not None and (losses or (position.total is not None and _SEVERAL_LOSSES.search(line.text))):
         # ``[Epoch 3/10] [Batch 120/500] [D loss: 0.45] [G loss: 1.2]``, ``Epoch [3], Step [150], D1 Loss: 0.65, G Loss:
         # 2.35``: losses, none the model's; each is shown as the part it is, and no one loss is made of them
@@ -3236,6 +3247,19 @@ def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Read
             return None
         found = Reading(Field.LOSS, " ".join(words), value)
     return found
+
+
+def _grouped_losses(groups: LossGroups, unknown: list[tuple[str, str | None, str, str | None]]) -> tuple[tuple[str, float], ...]:
+    """A record's losses where a network's loss prints its parts in parentheses (loss_groups.py): each group's parts, and
+    every other loss the record names for its part or network (the other network's ``d_loss``), under their names as
+    printed; none is the model's one loss."""
+    others: list[tuple[str, float]] = []
+    for raw, _paren, value_text, unit in unknown:
+        words = loss_words(normalise(raw))
+        value = number(value_text)
+        if unit is None and words is not None and words[-1] == "loss" and not set(words) & EVAL_WORDS and value is not None:
+            others.append((LOSS_PART + raw, value))
+    return (*((LOSS_PART + name, value) for name, value in groups.parts), *others)
 
 
 def _named_loss_parts(unknown: list[tuple[str, str | None, str, str | None]]) -> tuple[tuple[str, float], ...]:
