@@ -754,6 +754,7 @@ REAL_FORMATS = {
     "lightning-temporal-file-slurm-out-validating-bars-glued-to-epoch0-bar-97-107-of-108.log": "generic",
     "generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log": "generic",
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "generic",
+    "generic-transmogrifai-issue370-akka-dated-rounds-beside-xgboost-time-only-stamps.log": "generic",
 }
 
 

@@ -2129,6 +2129,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log", T0, "end",
      "epoch 2 · …", "measuring",
      {"step": 2, "loss": 0.09, "data": epoch(2.0), "eval": {"val_loss": {"value": 0.09, "step": 2}}}),
+    # XGBoost4J's tracker dates its rounds in full, the booster's lines between them print a time of day only: those are
+    # the dated line's day (22 July 2019), never the file's, so the run ends at its last round, not stalled for years
+    ("generic-transmogrifai-issue370-akka-dated-rounds-beside-xgboost-time-only-stamps.log", T0, "end",
+     "step 23 · …", "measuring", {"step": 23, "loss": 0.136201, "stalled": False, "crash": None}),
 ]  # fmt: skip
 
 
@@ -2707,6 +2711,7 @@ GENERIC_READ = {
     "generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log":
         "step, epoch, loss, eval",
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "step, epoch, loss, eval",
+    "generic-transmogrifai-issue370-akka-dated-rounds-beside-xgboost-time-only-stamps.log": "step, loss",
 }  # fmt: skip
 
 
