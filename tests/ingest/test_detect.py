@@ -755,6 +755,11 @@ REAL_FORMATS = {
     "generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log": "generic",
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "generic",
     "generic-transmogrifai-issue370-akka-dated-rounds-beside-xgboost-time-only-stamps.log": "generic",
+    "crash-verl-issue4921-raylet-worker-died-system-error-no-step-lines.log": "generic",
+    "crash-ray-issue47461-raylet-worker-died-then-torchtrainer-worker-0-failed.log": "generic",
+    "crash-logic-rl-issue18-actor-dead-worker-process-died-system-error.log": "generic",
+    "crash-mmdetection-issue11265-cuda-error-unspecified-launch-failure-no-frames.log": "generic",
+    "crash-comfyui-mvadapter-issue52-cuda-error-misaligned-address-no-frames.log": "generic",
 }
 
 
