@@ -345,6 +345,7 @@ class CrashWatch:
         self._rank = NOTICE  # of the crash line read last
         self._previous = ""  # the last non-blank line before this one
         self._opening = True  # every line read so far was a frame's source line: a paste cut inside a traceback
+        self._begun_inside = False  # the lines read begin inside the log (see begin_inside)
         self._previous_fatal = False  # and it was a crash of its own
         self._frame: str | None = None  # the last frame of the traceback under way
         self._path_start = ""  # a rich frame's path begun in the row before (the box wrapped it)
@@ -371,8 +372,7 @@ class CrashWatch:
         if not self._in_traceback and not self._after_exception and not _MAYBE.search(low):
             if raw.strip():
                 self._previous, self._previous_fatal = raw, False
-                if self._opening:
-                    self._opening = self._source_line(raw)
+                self._note_unknown_before(raw)
                 if ENDING_MAYBE.search(low):
                     return _ending(self._prefixes.read(clean(raw)).message.strip())
             return []
@@ -384,9 +384,26 @@ class CrashWatch:
         if message:
             self._previous = line
             self._previous_fatal = any(isinstance(event, RunCrashed) for event in events)
-            if self._opening:
-                self._opening = self._source_line(line)
+            self._note_unknown_before(line)
         return events
+
+    def begin_inside(self) -> None:
+        """The lines read next begin inside the log, not at its first line (a backlog's window of its newest lines).
+
+        A traceback they open with, its header or inside it, follows lines not read: the record that said the error
+        was caught and the run goes on, or nothing. Unknown, it is read as a logged one is: caught, unless its first
+        frame is the program's top (nothing below caught it); never as the log's own opening (a paste that starts in
+        the frames). A step after it would clear a crash, but the run's timeline would keep a crash it never had."""
+        self._opening = False
+        self._begun_inside = True
+        self._previous = ""
+
+    def _note_unknown_before(self, line: str) -> None:
+        """A line read, not blank: what came before a traceback stays unknown (the log's opening, or a window's) only
+        through a frame's source lines."""
+        if self._opening or self._begun_inside:
+            source = self._source_line(line)
+            self._opening, self._begun_inside = self._opening and source, self._begun_inside and source
 
     def _source_line(self, line: str) -> bool:
         """True when the line, behind its prefixes, is a frame's source line (indented under its ``File`` line) or the
@@ -406,7 +423,7 @@ class CrashWatch:
             if plain[i] and not self._in_traceback and not self._after_exception:
                 end = next_plain(plain, i + 1)
                 self._previous, self._previous_fatal = lines[end - 1], False  # (such a line is never blank)
-                self._opening = False
+                self._opening = self._begun_inside = False
                 if self._summary.under_way:
                     self._close_summary()  # (a step line is no row of it)
                 self.seen += end - i
@@ -538,6 +555,9 @@ class CrashWatch:
 
     def _caught(self, glued: str) -> bool:
         """Whether the traceback starting now reports an error the program caught (see ``_LOGGED``)."""
+        if not glued and self._begun_inside:
+            self._failed_record, self._logged_only = False, True
+            return True  # what came before it was not read (begin_inside)
         self._failed_record = _FAILED_RECORD.search(glued or self._previous) is not None
         if self._failed_record:
             self._logged_only = False
@@ -745,6 +765,10 @@ class CrashAware:
     def reference_time(self, value: float | None) -> None:
         self.parser.reference_time = value
 
+    def begin_inside(self) -> None:
+        """The lines fed next begin inside the log, not at its first line (see :meth:`CrashWatch.begin_inside`)."""
+        self._watch.begin_inside()
+
     def continue_watch(self, before: CrashAware) -> None:
         """Go on with ``before``'s crash watch: the same log, read by another format's parser since
         it switched (what the watch already read is not read, nor counted, again)."""
@@ -823,3 +847,9 @@ class CrashAware:
             events.extend(self.parser.feed(batch[start:]))
         self.bad_lines = self.parser.bad_lines
         return events
+
+
+def begin_inside(parser: object) -> None:
+    """Tell a step parser's crash watch that the lines fed next begin inside the log (a backlog's window)."""
+    if isinstance(parser, CrashAware):
+        parser.begin_inside()
