@@ -20,6 +20,7 @@ from typing import Protocol
 from ..changes import Changes
 from ..ingest.formats import STEP_FORMATS, create_parser, kind_of
 from ..ingest.formats.base import LogParser
+from ..ingest.formats.crash import begin_inside
 from ..stats.events import (
     ActivationShape,
     EpochReset,
@@ -365,6 +366,7 @@ class StepBacklog(MinerBacklog):
         self.first_view_bytes: int | None = None  # and how much of it the first view takes
         self.start: tuple[list[str], list[Event]] = ([], [])  # what the log's start says of its run
         self.glance: list[Event] | None = None  # its newest lines' events, shown before the first view
+        self.from_start = False  # the lines taken reach back to the log's first line
 
     def take(self, chunk: list[str]) -> bool:
         if self.more_bytes is not None:
@@ -397,6 +399,7 @@ class StepBacklog(MinerBacklog):
     def read_to_start(self) -> None:
         # Its start is in what was read, and a short log's first view comes as soon as a glance would.
         self.start, self.glance = ([], []), None
+        self.from_start = True
 
     def apply(self) -> None:
         """The glance, the first view, then the hour behind it: each read whole on a parser and
@@ -418,7 +421,8 @@ class StepBacklog(MinerBacklog):
                 live.changes.bump()  # the latest step, loss and a rate are on the page now
             else:
                 whole = len(first) == len(in_order)
-                logged = self._apply(live.parser, live.tracker, first, now, logged=whole and live.kept.keeps_backlog)
+                logged = self._apply(live.parser, live.tracker, first, now, logged=whole and live.kept.keeps_backlog,
+                                     inside=not (whole and self.from_start))
                 if whole:
                     live.kept.add_backlog(logged)
                     live.changes.bump()
@@ -432,7 +436,8 @@ class StepBacklog(MinerBacklog):
             parser = create_parser(name)
             tracker = tracker_for(kind_of(name), name)
             tracker.has_records = has_records
-            logged = self._apply(parser, tracker, lines, now, logged=lines is phases[-1] and keeps_backlog)
+            logged = self._apply(parser, tracker, lines, now, logged=lines is phases[-1] and keeps_backlog,
+                                 inside=lines is not in_order or not self.from_start)
             with live.lock:
                 live.parser, live.tracker = parser, tracker
                 if lines is phases[-1]:
@@ -455,10 +460,12 @@ class StepBacklog(MinerBacklog):
             self.live.lines_read += len(lines)
         return needed - size
 
-    def _apply(self, parser: LogParser, tracker: Tracker, lines: Packed, now: float, *, logged: bool) -> list[Event]:
+    def _apply(self, parser: LogParser, tracker: Tracker, lines: Packed, now: float, *, logged: bool,
+               inside: bool) -> list[Event]:
         """Read lines in order and apply them, placed back in time from when the log was last
         written, after the lines at the log's start that say what the run is (their own events
-        are ``start``'s facts); return their logged lines when ``logged`` (else none).
+        are ``start``'s facts); return their logged lines when ``logged`` (else none). ``inside``:
+        the lines begin inside the log, not at its first line (a window of its newest lines).
 
         A step tracker's lines are read twice, a slice at a time, so that no more than a slice's
         events are held at once: first for where each event goes in time (placed back from the
@@ -484,6 +491,8 @@ class StepBacklog(MinerBacklog):
         scratch.reference_time = arrival
         if start_lines:
             scratch.feed(start_lines)
+        if inside:
+            begin_inside(scratch)
         for piece in lines.slices(SLICE_LINES):
             events = scratch.feed(piece)
             if until is not None:
@@ -497,6 +506,8 @@ class StepBacklog(MinerBacklog):
         parser.reference_time = arrival
         if start_lines:
             parser.feed(start_lines)
+        if inside:
+            begin_inside(parser)
         tracker.apply_all(facts, now)
         tracker.progress.note_arrival(placement.steps, arrival)
         count = len(placement)

@@ -767,6 +767,12 @@ REAL_FORMATS = {
     "keras-aws-samples-ml-using-k8s-doc-mnist-cnn-train-on-60000-samples-epoch-12-of-12-bar-256.log": "generic",
     "generic-tensorlayer-srgan-issue224-epoch-47-48-steps-g-loss-parts-in-parentheses-d-loss.log": "generic",
     "generic-pytorch-srgan-issue13-epoch-end-lines-4-6-of-100-generator-loss-content-advers-total-slashed.log": "generic",
+    "generic-transmogrifai-issue370-akka-dated-rounds-beside-xgboost-time-only-stamps.log": "generic",
+    "crash-verl-issue4921-raylet-worker-died-system-error-no-step-lines.log": "generic",
+    "crash-ray-issue47461-raylet-worker-died-then-torchtrainer-worker-0-failed.log": "generic",
+    "crash-logic-rl-issue18-actor-dead-worker-process-died-system-error.log": "generic",
+    "crash-mmdetection-issue11265-cuda-error-unspecified-launch-failure-no-frames.log": "generic",
+    "crash-comfyui-mvadapter-issue52-cuda-error-misaligned-address-no-frames.log": "generic",
 }
 
 

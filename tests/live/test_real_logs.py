@@ -39,6 +39,11 @@ def snap(monitor: Monitor, now: float) -> dict[str, Any]:
     return data
 
 
+# Ray's report of a dead worker, as its raylet words it (Ray 2)
+WORKER_DIED = ("A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the"
+               " problem, check the logs for the dead worker.")
+
+
 def local(year: int, month: int, day: int, hour: int, minute: int, second: float) -> float:
     return time.mktime((year, month, day, hour, minute, int(second), 0, 0, -1)) + second % 1
 
@@ -2215,6 +2220,32 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 2112, "loss": None, "step_seconds": None,
       "figures": {"loss/Generator_Loss Content": 0.0022, "loss/Generator_Loss Advers": 1.5216,
                   "loss/Generator_Loss Total": 0.0037, "loss/Discriminator_Loss": 0.8301}}),
+    # XGBoost4J's tracker dates its rounds in full, the booster's lines between them print a time of day only: those are
+    # the dated line's day (22 July 2019), never the file's, so the run ends at its last round, not stalled for years
+    ("generic-transmogrifai-issue370-akka-dated-rounds-beside-xgboost-time-only-stamps.log", T0, "end",
+     "step 23 · …", "measuring", {"step": 23, "loss": 0.136201, "stalled": False, "crash": None}),
+    # Ray's word that the training's worker process died, no step after it: a crash, said from Ray's first word (its
+    # ``(raylet)`` prefix left out), clipped as any error is (239 characters and an ellipsis)
+    ("crash-verl-issue4921-raylet-worker-died-system-error-no-step-lines.log", T0, T0, "no step yet · crashed",
+     "crashed", {"step": None, "loss": None, "crash": {"error": WORKER_DIED + " Lease ID: 040000004df23df1c4466bfcf1f86ab51"
+                                                                 "9e79fed2f82725d6b933c9952b58ea6 Worker ID: cd7df8…",
+                                                        "at": T0}}),
+    ("crash-ray-issue47461-raylet-worker-died-then-torchtrainer-worker-0-failed.log", T0, T0, "no step yet · crashed",
+     "crashed", {"step": None, "loss": None, "crash": {"error": WORKER_DIED + " RayTask ID: ffffffffffffffff3fe85624f7ebc8"
+                                                                 "f28d076a0702000000 Worker ID: fead2dfe78eeee17dd89…",
+                                                        "at": T0}}),
+    # … an actor's end, as Ray's ActorDiedError says it
+    ("crash-logic-rl-issue18-actor-dead-worker-process-died-system-error.log", T0, T0, "no step yet · crashed", "crashed",
+     {"step": None, "loss": None,
+      "crash": {"error": "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit"
+                         " detail: Worker unexpectedly exits with a connection error code 2. End of file. There are some"
+                         " potential root causes. (1) The process is kille…", "at": T0}}),
+    # torch's CUDA error pasted without its frames: the process's CUDA context is gone, the run with it
+    ("crash-mmdetection-issue11265-cuda-error-unspecified-launch-failure-no-frames.log", T0, T0, "no step yet · crashed",
+     "crashed", {"step": None, "loss": None,
+                 "crash": {"error": "RuntimeError: CUDA error: unspecified launch failure.", "at": T0}}),
+    ("crash-comfyui-mvadapter-issue52-cuda-error-misaligned-address-no-frames.log", T0, T0, "no step yet · crashed",
+     "crashed", {"step": None, "loss": None, "crash": {"error": "CUDA error: misaligned address", "at": T0}}),
 ]  # fmt: skip
 
 
@@ -2804,6 +2835,7 @@ GENERIC_READ = {
     "generic-tensorlayer-srgan-issue224-epoch-47-48-steps-g-loss-parts-in-parentheses-d-loss.log":
         "step, total, epoch, step time",
     "generic-pytorch-srgan-issue13-epoch-end-lines-4-6-of-100-generator-loss-content-advers-total-slashed.log": "step, epoch",
+    "generic-transmogrifai-issue370-akka-dated-rounds-beside-xgboost-time-only-stamps.log": "step, loss",
 }  # fmt: skip
 
 

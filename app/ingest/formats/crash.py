@@ -91,9 +91,12 @@ _CHAIN = re.compile(r"^(?:During handling of the above exception|The above excep
 # Ray names the error a remote task raised inside its own: ``ray.exceptions.RayTaskError(IndexError): ray::Runner.run() (pid=…)``.
 _EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:\((?:[A-Za-z_]\w*\.)*[A-Z]\w*\))?)(?::(?:\s(.*))?)?$")
 # Ray's report of a remote task's or actor's death, its own exception line (``ray.exceptions.RayTaskError(IndexError): ray::…``,
-# ``ray.exceptions.RayActorError: The actor died unexpectedly …``): the driver's ``ray.get`` raised it, and the remote
+# ``ray.exceptions.RayActorError: The actor died unexpectedly …``, since Ray 2.8 ``ActorDiedError``, a task's worker
+# ``WorkerCrashedError``): the driver's ``ray.get`` raised it, and the remote
 # traceback follows it, frames and the task's own exception line (each a Ray task error again when the task waited on another).
-_RAY_ERROR = re.compile(r"^(?:ray\.exceptions\.)?Ray(?:Task|Actor)Error(?:\([\w.]{1,80}\))?: ")
+_RAY_ERROR = re.compile(
+    r"^(?:ray\.exceptions\.)?(?:Ray(?:Task|Actor)Error|ActorDiedError|WorkerCrashedError)(?:\([\w.]{1,80}\))?: "
+)
 # Where a bar ends and what the process wrote after it begins, on the same line: its rate's closing bracket (with a postfix:
 # ``1.9it/s, loss=0.4]``), a bar whose rate is not printed yet (``5.00/5.00 [00:12<00:00]``), or a carriage return.
 _BAR_CLOSE = re.compile(r"(?:(?:s/it|it/s)(?:,[^\]\[]{0,400})?\]|\d/\d[\d.]*\s\[[\d:]{1,12}<[\d:?]{1,12}\]|\r)\s*")
@@ -143,7 +146,10 @@ _FATAL = re.compile(
     r"|\*\*\* SIG(?:SEGV|ABRT|BUS|FPE|ILL) received at time="
     r"|srun: error: .*Exited with exit code [1-9]"
     r"|Current loss scale already at minimum"
-    r"|(?:CUDA|MPS backend|HIP|XPU) out of memory|OutOfMemoryError|CUDA error: an illegal memory access|device-side assert triggered"
+    r"|(?:CUDA|MPS backend|HIP|XPU) out of memory|OutOfMemoryError|device-side assert triggered"
+    # torch's error for any failed CUDA call (``RuntimeError: CUDA error: unspecified launch failure``): sticky, the
+    # process's CUDA context is lost, so a paste of the error line alone, its frames left out, is the run's end
+    r"|\bCUDA error: \w"
     r"|CUDA driver error"
     # TensorFlow's NanTensorHook: it logs this, then raises NanLossDuringTrainingError (the run dies of its NaN loss)
     r"|\bModel diverged with loss = NaN\b"
@@ -167,6 +173,19 @@ _KILL = re.compile(
     r"|(?:Detected|Caught|Received|Got) KeyboardInterrupt\b|\b[Tt]raining (?:was )?interrupted by (?:the )?user"
     # (safelife's ``CRITICAL Keyboard Interrupt. Ending early.``: caught, in words, and the run says it stops)
     r"|\bKeyboard ?Interrupt[.!:,]? (?:Ending|Stopping|Exiting|Shutting down)\b"
+)
+# Ray's word that a worker process died under a task or an actor, fatal whatever level it is logged at: the raylet's
+# ``(raylet) A worker died or was killed while executing a task by an unexpected system error. … Worker exit type:
+# SYSTEM_ERROR …`` (Ray 1's driver logs it as a warning, ``WARNING worker.py:1037 -- A worker died or was killed while
+# executing task e36b…``), an actor's end (``The actor died unexpectedly before finishing this task``, ``The actor is
+# dead because its worker process has died``), a task's worker (``The worker died unexpectedly while executing this
+# task``), the memory monitor's kill (``1 Workers (tasks / actors) killed due to memory pressure (OOM)``). Ray may run the
+# task again or restart the actor: a training step after it clears the crash, as after any (the tracker's rule).
+_WORKER_DIED = re.compile(
+    r"A worker died or was killed while executing (?:a |the )?task"
+    r"|The actor (?:died unexpectedly before finishing this task|is dead because its worker process has died)"
+    r"|The worker died unexpectedly while executing this task"
+    r"|\d+ Workers? \(tasks / actors\) killed due to memory pressure \(OOM\)"
 )
 # A launcher ending the run it started, whatever level it logs that at (DeepSpeed's launcher logs its
 # ``sigkill_handler`` at info, torchrun's agent its closing signals as a warning): it kills the other
@@ -273,7 +292,7 @@ _MAYBE = re.compile(
             "error", "exception", "traceback", 'file "', "interrupt", "nccl", "terminat", "exit", "kill",
             "已杀死", "getötet", "強制終了", "убито", "processus arrêté", "已终止",
             "fault", "fatal", "dumped", "cancelled", "due to", "overflow", "abort", "^c", "code", "loss scale",
-            "out of memory", "assert", "signal", "non-finite", "model diverged", "received at time=",
+            "out of memory", "assert", "signal", "non-finite", "model diverged", "received at time=", "died",
         )
     )
 )
@@ -326,6 +345,7 @@ class CrashWatch:
         self._rank = NOTICE  # of the crash line read last
         self._previous = ""  # the last non-blank line before this one
         self._opening = True  # every line read so far was a frame's source line: a paste cut inside a traceback
+        self._begun_inside = False  # the lines read begin inside the log (see begin_inside)
         self._previous_fatal = False  # and it was a crash of its own
         self._frame: str | None = None  # the last frame of the traceback under way
         self._path_start = ""  # a rich frame's path begun in the row before (the box wrapped it)
@@ -352,8 +372,7 @@ class CrashWatch:
         if not self._in_traceback and not self._after_exception and not _MAYBE.search(low):
             if raw.strip():
                 self._previous, self._previous_fatal = raw, False
-                if self._opening:
-                    self._opening = self._source_line(raw)
+                self._note_unknown_before(raw)
                 if ENDING_MAYBE.search(low):
                     return _ending(self._prefixes.read(clean(raw)).message.strip())
             return []
@@ -365,9 +384,26 @@ class CrashWatch:
         if message:
             self._previous = line
             self._previous_fatal = any(isinstance(event, RunCrashed) for event in events)
-            if self._opening:
-                self._opening = self._source_line(line)
+            self._note_unknown_before(line)
         return events
+
+    def begin_inside(self) -> None:
+        """The lines read next begin inside the log, not at its first line (a backlog's window of its newest lines).
+
+        A traceback they open with, its header or inside it, follows lines not read: the record that said the error
+        was caught and the run goes on, or nothing. Unknown, it is read as a logged one is: caught, unless its first
+        frame is the program's top (nothing below caught it); never as the log's own opening (a paste that starts in
+        the frames). A step after it would clear a crash, but the run's timeline would keep a crash it never had."""
+        self._opening = False
+        self._begun_inside = True
+        self._previous = ""
+
+    def _note_unknown_before(self, line: str) -> None:
+        """A line read, not blank: what came before a traceback stays unknown (the log's opening, or a window's) only
+        through a frame's source lines."""
+        if self._opening or self._begun_inside:
+            source = self._source_line(line)
+            self._opening, self._begun_inside = self._opening and source, self._begun_inside and source
 
     def _source_line(self, line: str) -> bool:
         """True when the line, behind its prefixes, is a frame's source line (indented under its ``File`` line) or the
@@ -387,7 +423,7 @@ class CrashWatch:
             if plain[i] and not self._in_traceback and not self._after_exception:
                 end = next_plain(plain, i + 1)
                 self._previous, self._previous_fatal = lines[end - 1], False  # (such a line is never blank)
-                self._opening = False
+                self._opening = self._begun_inside = False
                 if self._summary.under_way:
                     self._close_summary()  # (a step line is no row of it)
                 self.seen += end - i
@@ -519,6 +555,9 @@ class CrashWatch:
 
     def _caught(self, glued: str) -> bool:
         """Whether the traceback starting now reports an error the program caught (see ``_LOGGED``)."""
+        if not glued and self._begun_inside:
+            self._failed_record, self._logged_only = False, True
+            return True  # what came before it was not read (begin_inside)
         self._failed_record = _FAILED_RECORD.search(glued or self._previous) is not None
         if self._failed_record:
             self._logged_only = False
@@ -611,6 +650,14 @@ class CrashWatch:
             return []
         return self._crash(error, EXCEPTION)
 
+    def _worker_died(self, message: str) -> list[Event]:
+        """Ray's word that a worker process died (``_WORKER_DIED``), said from its first word (the raylet's own prefix
+        and the driver's logging fields left out); the memory monitor's kill is the OOM killer's."""
+        died = _WORKER_DIED.search(message)
+        if died is None:
+            return []
+        return self._crash(message[died.start() :], FATAL, killed=died.group().endswith("(OOM)"))
+
     def _single(self, line: str, message: str) -> list[Event]:
         skipped = _OVERFLOW.search(message)
         if skipped is not None:
@@ -629,7 +676,7 @@ class CrashWatch:
         launcher = _LAUNCHER.search(message) if killed is None else None
         m = killed or launcher or _FATAL.search(message)
         if m is None:
-            return self._exception_line(message)
+            return self._exception_line(message) or self._worker_died(message)
         if _HANDLED.search(message):
             return []  # (a handler that saves a checkpoint on a signal and goes on says so)
         if killed is not None and self._previous_fatal and self._exception is not None and killed.group() in self._exception:
@@ -718,6 +765,10 @@ class CrashAware:
     def reference_time(self, value: float | None) -> None:
         self.parser.reference_time = value
 
+    def begin_inside(self) -> None:
+        """The lines fed next begin inside the log, not at its first line (see :meth:`CrashWatch.begin_inside`)."""
+        self._watch.begin_inside()
+
     def continue_watch(self, before: CrashAware) -> None:
         """Go on with ``before``'s crash watch: the same log, read by another format's parser since
         it switched (what the watch already read is not read, nor counted, again)."""
@@ -796,3 +847,9 @@ class CrashAware:
             events.extend(self.parser.feed(batch[start:]))
         self.bad_lines = self.parser.bad_lines
         return events
+
+
+def begin_inside(parser: object) -> None:
+    """Tell a step parser's crash watch that the lines fed next begin inside the log (a backlog's window)."""
+    if isinstance(parser, CrashAware):
+        parser.begin_inside()

@@ -178,7 +178,7 @@ class PrefixReader:
         self._reference: tuple[float, tuple[int, int, int]] | None = None
         self._labelled = False  # the last line that began a record had a bare label
         self._printed_at: float | None = None  # the last time a prefix printed (rich's blank column repeats it)
-        self._day_clock: float | None = None  # the last time of day with no date read, as dated (the next one's day)
+        self._day_clock: float | None = None  # the last time a prefix printed, dated (the next time of day's day)
 
     def read(self, line: str, continuing: bool = False) -> Prefixed:
         """The message of a cleaned line, the prefix's time and rank (the line itself when none).
@@ -256,17 +256,17 @@ class PrefixReader:
             arrows = _HF_ARROWS.match(line, iso.end()) if iso is not None else None
             if iso is None or arrows is None:
                 return None
-            return self._iso_time(iso), arrows.end()
+            return self._dated(self._iso_time(iso)), arrows.end()
         m = _GLOG.match(line, pos)
         if m is not None:
             month, day = int(m.group(1)), int(m.group(2))
-            return self._yearless(month, day, m, 3), m.end()
+            return self._dated(self._yearless(month, day, m, 3)), m.end()
         m = _COLON_DATED.match(line, pos) if line.startswith("[", pos) else None
         if m is not None:
-            return self._local(int(m.group(1)), int(m.group(2)), int(m.group(3)), m, 4), m.end()
+            return self._dated(self._local(int(m.group(1)), int(m.group(2)), int(m.group(3)), m, 4)), m.end()
         m = _DAY_MONTH.match(line, pos)
         if m is not None and m.group(2) in MONTHS and 1 <= int(m.group(1)) <= 31:
-            return self._day_month(m), self._fields(line, m.end())
+            return self._dated(self._day_month(m)), self._fields(line, m.end())
         m = _ISO.match(line, pos) or _ISO_DASHED.match(line, pos)
         if m is not None:
             at = self._iso_time(m)
@@ -306,10 +306,18 @@ class PrefixReader:
             # The message's own time closed by a colon, as TensorFlow 1's retrain script prints a record
             # (``tf.logging.info('%s: Step %d: …' % (datetime.now(), …))``) inside its logger's prefix (only there:
             # TensorFlow's C++ logger leads its lines with ``2020-09-07 12:33:26.224454: I tensorflow/…``, read as before).
-            return at, self._fields(line, end + 2)
+            return self._dated(at), self._fields(line, end + 2)
         if end < len(line) and not (zoned or line[end].isspace() or line[end] in "[]|-"):
             return None  # a date inside a word, not a record's time
-        return at, self._fields(line, end)
+        return self._dated(at), self._fields(line, end)
+
+    def _dated(self, at: float | None) -> float | None:
+        """A time a prefix printed with its date: the day the next time of day printed without one is on (one log may
+        print both, as XGBoost4J's tracker's Akka records ``[INFO] [07/22/2019 16:37:26.989]`` between the booster's
+        ``[16:37:26]``): never the day the file was written, years after the dated records beside it."""
+        if at is not None:
+            self._day_clock = at
+        return at
 
     @staticmethod
     def _fields(line: str, end: int) -> int:
@@ -336,9 +344,9 @@ class PrefixReader:
 
     def ordered_time_of_day(self, hour: int, minute: int, second: float) -> float | None:
         """A time of day printed with no date, dated by the lines' order: the first as :meth:`time_of_day` places a
-        lone one; each next on the day of the one before it, the next day when it is more than half a day earlier
-        (a run past midnight). One that would then be later than the lines can have been written (an hour's slack)
-        breaks the order: no wall clock of this log (an elapsed clock), so it dates nothing."""
+        lone one; each next on the day of the time read before it (dated or not), the next day when it is more than
+        half a day earlier (a run past midnight). One that would then be later than the lines can have been written
+        (an hour's slack) breaks the order: no wall clock of this log (an elapsed clock), so it dates nothing."""
         if not self._dates:
             return None
         last = self._day_clock

@@ -72,3 +72,38 @@ def test_real_pastes_that_open_inside_a_traceback_crashed() -> None:
     assert crashes(rank2) == [
         CUT + 'File "/data/miniconda3/envs/video_r1/lib/python3.11/site-packages/deepspeed/utils/nvtx.py", line 18, in'
         " wrapped_fn"]
+
+
+def window(lines: list[str]) -> list[str]:
+    """The crashes read from lines that begin inside the log (a backlog's window of its newest lines)."""
+    watch = CrashWatch()
+    watch.begin_inside()
+    found = [e.error for line in lines for e in watch.see(line) if isinstance(e, RunCrashed)]
+    return found + [e.error for e in watch.cut_traceback() if isinstance(e, RunCrashed)]
+
+
+CAUGHT_ERROR = "OSError: [Errno 28] No space left on device"
+STEP = "step 121 | loss 2.3098 | lr 3.0e-04"
+
+
+@pytest.mark.parametrize("start", [0, 1, 2])
+def test_a_window_that_opens_inside_a_traceback_does_not_know_it_was_uncaught(start: int) -> None:
+    # What came before it is not read: the record that said the error was caught (``… retrying``) may be there. Its frames
+    # (from the first, inside one, from its second), its error line and the steps after it: no crash, no restart after one.
+    assert window([*FRAMES[start:], CAUGHT_ERROR, STEP]) == []
+    assert window(["Traceback (most recent call last):", *FRAMES, CAUGHT_ERROR]) == []  # its header the window's first line
+    # … the same lines from the log's first line are a paste of a crash, its error line read
+    assert crashes([*FRAMES[start:], CAUGHT_ERROR]) == [CAUGHT_ERROR]
+
+
+def test_a_window_s_traceback_from_the_program_s_top_is_uncaught() -> None:
+    top = '  File "/work/train.py", line 12, in <module>'
+    assert window(["Traceback (most recent call last):", top, *FRAMES, CAUGHT_ERROR]) == [CAUGHT_ERROR]
+    assert window([top, *FRAMES, CAUGHT_ERROR]) == [CAUGHT_ERROR]
+
+
+def test_a_window_s_traceback_after_lines_read_is_judged_by_them() -> None:
+    # a step line then a traceback with its header: Python's report of an uncaught error, as anywhere in a log
+    assert window([STEP, "Traceback (most recent call last):", *FRAMES, CAUGHT_ERROR]) == [CAUGHT_ERROR]
+    # a record that says the program goes on: caught
+    assert window(["WARNING failed to save, retrying", "Traceback (most recent call last):", *FRAMES, CAUGHT_ERROR]) == []

@@ -110,3 +110,27 @@ def test_verse_s_step_time_comes_from_its_lines_times(tmp_path: Path) -> None:
     assert training["step"] == 200
     assert training["step_seconds"] == pytest.approx(1.23, abs=0.005)
     assert snapshot["state"] == "diverged"
+
+
+def test_a_time_of_day_after_a_dated_record_is_on_that_record_s_day() -> None:
+    # XGBoost4J's tracker dates its rounds in full, the booster stamps a time of day only (salesforce/TransmogrifAI#370):
+    # the file written on 3 March 2026, the lines are 22 July 2019's, 16:37:26.989 then 16:37:27 (0.011 s later)
+    reader = utc_reader(NOON)
+    dated = reader.read("[INFO] [07/22/2019 16:37:26.989] [RabitTracker-akka.actor.default-dispatcher-17]"
+                        " [akka://RabitTracker/user/Handler] [22]        train-error:0.139785").at
+    clock = reader.read("[16:37:27] /xgboost/src/tree/updater_prune.cc:74: tree pruning end, 1 roots, 8 extra nodes").at
+    assert dated == pytest.approx(calendar.timegm((2019, 7, 22, 16, 37, 26, 0, 0, 0)) + 0.989)
+    assert clock == calendar.timegm((2019, 7, 22, 16, 37, 27, 0, 0, 0))
+    # past midnight after a dated record: the next day (20 s after 23:59:50 on 2 March 2026)
+    reader = utc_reader(NOON)
+    assert reader.read("2026-03-02 23:59:50 INFO step 100 loss 2.5").at == calendar.timegm((2026, 3, 2, 23, 59, 50, 0, 0, 0))
+    assert reader.read("00:00:10 step 101 loss 2.4").at == calendar.timegm((2026, 3, 3, 0, 0, 10, 0, 0, 0))
+
+
+def test_the_real_mixed_stamps_log_is_not_stalled_for_years(tmp_path: Path, utc_zone: None) -> None:
+    lines = body("generic-transmogrifai-issue370-akka-dated-rounds-beside-xgboost-time-only-stamps.log")
+    snapshot = read_cold(tmp_path, lines)
+    assert snapshot["training"]["step"] == 23 and snapshot["training"]["stalled"] is False
+    # its latest time is its last round's, 16:37:26.992 on 22 July 2019 (the clock lines after it, whole seconds, are
+    # 16:37:26 that day): not the day the file was written, years on
+    assert snapshot["source"]["last_event_at"] == calendar.timegm((2019, 7, 22, 16, 37, 26, 0, 0, 0)) + 0.992
