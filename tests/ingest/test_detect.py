@@ -755,6 +755,12 @@ REAL_FORMATS = {
     "lightning-tempo-file-mlflow-e2e-readme-epoch1-bar-860-920-of-939-validating-0-of-79.log": "generic",
     "generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log": "generic",
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "generic",
+    "crash-xla-issue2875-hf-trainer-setup-then-exception-in-device-tpu1-check-failed.log": "hf-trainer",
+    "crash-xla-issue7138-bar-1-of-7800-glued-absl-fatal-record-stack-trace.log": "hf-trainer",
+    "crash-xla-issue2875-exception-in-device-tpu7-stack-trace-then-mp-start-fn-traceback-cut.log": "generic",
+    "crash-mobilenet-ssd-issue180-caffe-glog-fatal-check-failed-then-other-thread-setup-lines.log": "generic",
+    "crash-clustered-det-issue15-caffe2-terminate-what-enforce-fail-glog-sigabrt-core-dumped.log": "generic",
+    "crash-adelaidet-issue285-terminate-c10-error-what-cuda-error-frames.log": "generic",
 }
 
 
