@@ -244,7 +244,7 @@ def test_only_the_verdict_decides_a_step_state(path: Path) -> None:
 # its own) and the drift guard's line shapes (drift.py), which no step trainer reads.
 SHARED_FORMAT_MODULES = {"__init__", "base", "fields", "prefix", "shapes", "registry", "pipeline", "detect", "crash", "paste", "banner",
                          "endings", "summaries", "grammar", "classes", "hf_state", "iota", "iota_messages", "iota_shell", "drift",
-                         "bar_descriptions", "spread_dicts"}
+                         "bar_descriptions", "spread_dicts", "native_crash"}
 # The generic reader's parts: a family of lines it reads, kept in a module of its own (no row, no classify: the generic
 # reader hands them its lines and reads what they give back as any other record).
 GENERIC_PARTS = {"fairseq_lua", "coco", "vertical_records", "keras_bars", "scalar_prints", "tagged_scalars", "yolo_rows",

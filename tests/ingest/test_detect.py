@@ -773,6 +773,12 @@ REAL_FORMATS = {
     "crash-logic-rl-issue18-actor-dead-worker-process-died-system-error.log": "generic",
     "crash-mmdetection-issue11265-cuda-error-unspecified-launch-failure-no-frames.log": "generic",
     "crash-comfyui-mvadapter-issue52-cuda-error-misaligned-address-no-frames.log": "generic",
+    "crash-xla-issue2875-hf-trainer-setup-then-exception-in-device-tpu1-check-failed.log": "hf-trainer",
+    "crash-xla-issue7138-bar-1-of-7800-glued-absl-fatal-record-stack-trace.log": "hf-trainer",
+    "crash-xla-issue2875-exception-in-device-tpu7-stack-trace-then-mp-start-fn-traceback-cut.log": "generic",
+    "crash-mobilenet-ssd-issue180-caffe-glog-fatal-check-failed-then-other-thread-setup-lines.log": "generic",
+    "crash-clustered-det-issue15-caffe2-terminate-what-enforce-fail-glog-sigabrt-core-dumped.log": "generic",
+    "crash-adelaidet-issue285-terminate-c10-error-what-cuda-error-frames.log": "generic",
 }
 
 

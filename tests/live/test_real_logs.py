@@ -2246,6 +2246,41 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                  "crash": {"error": "RuntimeError: CUDA error: unspecified launch failure.", "at": T0}}),
     ("crash-comfyui-mvadapter-issue52-cuda-error-misaligned-address-no-frames.log", T0, T0, "no step yet · crashed",
      "crashed", {"step": None, "loss": None, "crash": {"error": "CUDA error: misaligned address", "at": T0}}),
+    # Native crashes, said by their first native error line (capped at 240 characters, as a detail line is). torch_xla's
+    # report of device TPU:1's death after the HF Trainer's start-up block (157961643 steps planned), no step printed
+    ("crash-xla-issue2875-hf-trainer-setup-then-exception-in-device-tpu1-check-failed.log", T0, T0,
+     "no step yet · crashed", "crashed",
+     {"step": None, "total_steps": 157961643, "loss": None, "step_seconds": None,
+      "crash": {"error": "Exception in device=TPU:1: tensorflow/compiler/xla/xla_client/xrt_computation_client.cc:415 : "
+                         "Check failed: session->session()->Run(session_work->feed_inputs, session_work->outputs_handles, "
+                         "&outputs) == ::tensorflow::Status::OK() (Cancelle…", "at": T0}}),
+    # … TPU:7's, TensorFlow's stack, then the Python traceback of the same error cut in its frames: the device's line
+    ("crash-xla-issue2875-exception-in-device-tpu7-stack-trace-then-mp-start-fn-traceback-cut.log", T0, T0,
+     "no step yet · crashed", "crashed",
+     {"step": None, "loss": None,
+      "crash": {"error": "Exception in device=TPU:7: tensorflow/compiler/xla/xla_client/xrt_computation_client.cc:383 : "
+                         "Check failed: session->session()->Run( session_work->feed_inputs, session_work->outputs_handles, "
+                         "&outputs) == ::tensorflow::Status::OK() (Cancell…", "at": T0}}),
+    # absl's fatal record glued to the bar at 1/7800 (1.21 s/it as printed): the run crashed at step 1
+    ("crash-xla-issue7138-bar-1-of-7800-glued-absl-fatal-record-stack-trace.log", T0, T0, "step 1/7800 · crashed", "crashed",
+     {"step": 1, "total_steps": 7800, "loss": None, "step_seconds": 1.21,
+      "crash": {"error": "Non-OK-status: status status: INTERNAL: Core halted unexpectedly: INTERNAL: Accelerator device "
+                         "halted prematurely, perhaps due to an on-device check-failure. Node 0 halted unexpectedly at "
+                         "tag:pc TensorCoreSequencer:887:0x6f1 (from TensorCo…", "at": T0}}),
+    # Caffe's fatal record from another thread amid the net's set-up records: no iteration yet (the check is said: the
+    # native-crash tests)
+    ("crash-mobilenet-ssd-issue180-caffe-glog-fatal-check-failed-then-other-thread-setup-lines.log", T0, T0,
+     "no step yet · crashed", "crashed",
+     {"step": None, "loss": None}),
+    # C++'s terminate and its what(), glog's signal handler and the shell's notice after it: the what() says it
+    ("crash-clustered-det-issue15-caffe2-terminate-what-enforce-fail-glog-sigabrt-core-dumped.log", T0, T0,
+     "no step yet · crashed", "crashed",
+     {"step": None, "crash": {"error": "caffe2::EnforceNotMet: [enforce fail at conv_op_cudnn.cc:572] status == "
+                                       "CUDNN_STATUS_SUCCESS. 8 vs 0. , Error at: /var/lib/jenkins/workspace/caffe2/"
+                                       "operators/conv_op_cudnn.cc:572: CUDNN_STATUS_EXECUTION_FAILED Error from operator:",
+                              "at": T0}}),
+    ("crash-adelaidet-issue285-terminate-c10-error-what-cuda-error-frames.log", T0, T0, "no step yet · crashed", "crashed",
+     {"step": None, "crash": {"error": "c10::Error: CUDA error: the launch timed out and was terminated", "at": T0}}),
 ]  # fmt: skip
 
 

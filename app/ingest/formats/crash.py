@@ -35,6 +35,9 @@ What is a crash, and what is not (a monitor that cries wolf is soon ignored):
   traceback's header on another stream) is the crash; so is Ray's report of a remote task's error
   (``ray.exceptions.RayTaskError(IndexError): ray::…``), read on through the remote traceback under it to the
   task's own exception line.
+* A crash native code reports (a failed check, a record at glog's fatal level, C++'s ``terminate called…`` and its
+  ``what():``, torch_xla's ``Exception in device=TPU:2: …``, glog's signal handler) is read by native_crash.py: its first
+  native error line is said, the native stack under it skipped, the shell's notice after it the same death.
 * A training step printed after a crash means the run was started again: the tracker clears it.
 * torch's ``Non-finite norm encountered`` warning is no crash: it reads as a grad norm that is not
   a number, for the broken-run rule.
@@ -54,6 +57,15 @@ from ...stats.events import Event, RunCrashed, StepFigures, StepRun, StepSkipped
 from .endings import MAYBE as ENDING_MAYBE
 from .endings import ending
 from .fields import clean, next_plain
+from .native_crash import (
+    NATIVE_WORDS,
+    in_stack,
+    native_error,
+    starts_fatal_record,
+    starts_stack,
+    thrown_type,
+    what_message,
+)
 from .paste import unpasted
 from .pipeline import StepLines
 from .prefix import PrefixReader
@@ -260,10 +272,12 @@ _GLUED_KILLED = re.compile(r"\dKilled$")
 # A launcher's own last words before it ends its process group (gensyn rl-swarm's exit trap: ``>> Shutting down
 # trainer...`` then ``kill -- -$$``): the shell's ``terminated`` that follows is the script ending itself, no stop.
 _OWN_SHUTDOWN = re.compile(r"\bShutting down\b")
-# How telling a crash line is: a shell's notice < a one-line fatal error < Python's exception line.
-# Right after a crash, a less telling line of the same death (C++'s ``terminate called…`` under
-# a RuntimeError, ``zsh: abort`` under libc++'s message) does not replace it.
-NOTICE, FATAL, EXCEPTION = 0, 1, 2
+# How telling a crash line is: a shell's notice < a one-line fatal error < native code's error < Python's exception
+# line. Right after a crash, a less telling line of the same death (C++'s ``terminate called…`` under a RuntimeError,
+# ``zsh: abort`` under libc++'s message, ``Aborted (core dumped)`` under a failed check) does not replace it; nor does
+# a native error line under the first one (another device's, the signal glog's handler reports after a failed check):
+# the first says what went wrong (native_crash.py).
+NOTICE, FATAL, NATIVE, EXCEPTION = 0, 1, 2, 3
 # torchrun's failure table: ``exitcode  : -9 (pid: 14750)``, ``traceback : Signal 9 (SIGKILL) …``.
 _TABLE_EXIT = re.compile(r"^\s*exitcode\s*:\s*(-?\d+)")
 _TABLE_CAUSE = re.compile(r"^\s*traceback\s*:\s*(\S.*)$")
@@ -293,6 +307,7 @@ _MAYBE = re.compile(
             "已杀死", "getötet", "強制終了", "убито", "processus arrêté", "已终止",
             "fault", "fatal", "dumped", "cancelled", "due to", "overflow", "abort", "^c", "code", "loss scale",
             "out of memory", "assert", "signal", "non-finite", "model diverged", "received at time=", "died",
+            *NATIVE_WORDS,
         )
     )
 )
@@ -310,11 +325,12 @@ _COMMENT = re.compile(r"\s*#(?!\d)")
 
 def peel_markdown(line: str) -> str:
     """The line as printed, without the Markdown a paste into an issue or a notebook wrapped it in:
-    ``> `` quote marks, and bold or code marks (``**…**``, backticks) opening the line."""
+    ``> `` quote marks, and bold or code marks (``**…**``, backticks) opening the line. A run of asterisks before a
+    space opens no bold (Markdown's rule): it is the program's own banner (``*** Begin stack trace ***``)."""
     if line[:1] in "*`>":
         line = _QUOTE.sub("", line)
         for mark in _MARKS:
-            if line.startswith(mark):
+            if line.startswith(mark) and not (mark == "**" and line.lstrip("*")[:1].isspace()):
                 close = line.find(mark, len(mark))
                 if close > len(mark):
                     line = line[len(mark) : close] + line[close + len(mark) :]
@@ -353,6 +369,8 @@ class CrashWatch:
         self._cut_said = False  # its missing error line was already reported
         self._glued_said = False  # its header, glued to a progress bar, was already reported as a crash
         self._caught_error: str | None = None  # the error line of the caught traceback just read
+        self._native_stack = False  # a native stack's frames under way (native_crash.py)
+        self._thrown: str | None = None  # the C++ exception's type a crash said just now was thrown, its what() to come
         self._since_caught = 0  # lines read since it
         self._summary = SummaryBlock()  # a run's closing summary under way (summaries.py)
         self.seen = 0  # lines read so far (where a closing summary belongs is told by this count)
@@ -369,7 +387,13 @@ class CrashWatch:
         self.seen += 1
         if closed is not None:
             self._summed.append((closed[0], [closed[1]]))
-        if not self._in_traceback and not self._after_exception and not _MAYBE.search(low):
+        if self._native_stack:
+            inside = in_stack(self._prefixes.read(clean(raw)).message)
+            if inside is not False:
+                self._native_stack = inside is True
+                return []  # a native frame: nothing of the run, and no line the next one's meaning depends on
+            self._native_stack = False
+        if not self._in_traceback and not self._after_exception and not _MAYBE.search(low) and not starts_fatal_record(raw):
             if raw.strip():
                 self._previous, self._previous_fatal = raw, False
                 self._note_unknown_before(raw)
@@ -379,6 +403,13 @@ class CrashWatch:
         line = peel_markdown(unpasted(clean(raw)))  # (what a paste or a log collector added: paste.py)
         message = self._prefixes.read(line).message.strip()
         events = self._read(line, message)
+        if starts_stack(message):
+            # A native stack under the error just read (or the signal this line reports): its frames are skipped,
+            # and the line before the stack stays the one a traceback after it is read under.
+            self._native_stack = True
+            if events:
+                self._previous, self._previous_fatal = line, True
+            return events
         if not events and not self._in_traceback and ENDING_MAYBE.search(message.lower()):
             events = _ending(message)  # (a prefix's own words, ``[default0]:``, may look like a crash's)
         if message:
@@ -452,7 +483,10 @@ class CrashWatch:
             # finished one starts over, caught or not by what the line before it says.
             glued = line[:at].strip()
             if not self._in_traceback:
-                fatal_above = self._previous_fatal
+                # (so is one under a native error just said: torch_xla's spawn prints the device's error, then its
+                # traceback)
+                fatal_above = self._previous_fatal or (
+                    self._after_exception > 0 and self._exception is not None and self._rank == NATIVE)
                 self._handled = self._caught(glued)
                 if self._handled or self._since_caught > RERAISE_LINES:
                     self._caught_error = self._failed_error = None
@@ -489,6 +523,12 @@ class CrashWatch:
             return self._traceback(message)
         if self._after_exception:
             self._after_exception -= 1
+            if self._thrown is not None and message:
+                thrown, self._thrown = self._thrown, None
+                what = what_message(message)
+                if what is not None:
+                    # C++'s ``what():`` under its ``terminate called after throwing …``: the exception's message
+                    return self._crash(f"{thrown}: {what}", NATIVE, again=True)
             refined = self._table(message)
             if refined is not None:
                 return refined
@@ -614,10 +654,13 @@ class CrashWatch:
             self._failed_error, self._since_caught = message, 0
         return self._crash(message, EXCEPTION)
 
-    def _crash(self, text: str, rank: int, killed: bool | None = None, stopped: bool = True) -> list[Event]:
-        """A crash line of this rank: said, unless it echoes a more telling one just read (``stopped`` False:
-        its words are no one's stop)."""
-        if self._after_exception and self._exception is not None and rank < self._rank:
+    def _crash(self, text: str, rank: int, killed: bool | None = None, stopped: bool = True,
+               again: bool = False) -> list[Event]:
+        """A crash line of this rank: said, unless it echoes a more telling one just read, or a native error line
+        just read (``NATIVE``) said the same death first (``stopped`` False: its words are no one's stop; ``again``:
+        the line says more of the crash just said)."""
+        if self._after_exception and self._exception is not None and (
+                rank < self._rank or (rank == NATIVE == self._rank and not again)):
             return []
         self._exception, self._exit_code, self._rank = text, None, rank
         self._after_exception = TABLE_LINES
@@ -638,6 +681,25 @@ class CrashWatch:
             code = f" (exit code {self._exit_code})" if self._exit_code is not None else ""
             return self._crash(f"{name}: {m.group(1)}{code}", EXCEPTION)
         return None
+
+    def _native(self, line: str, message: str) -> list[Event] | None:
+        """A native crash said on this line (native_crash.py), or None: never one logged at warning level or one the
+        program says it goes on after."""
+        found = native_error(line, message)
+        if found is None:
+            return None
+        start, text, outright = found
+        if text is None:
+            # A failed check's line, from a progress bar's end glued before it, if any (``…66.35s/it]torch_xla/… : Check
+            # failed: …``), else whole
+            ends = [e.end() for e in _GLUED_ERROR_START.finditer(message, 0, start)]
+            text = message[ends[-1] :].strip() if ends else message
+        at = line.find(text[:40])
+        if _HANDLED.search(text) or _WARNING.search(line[:at] if at >= 0 else line):
+            return []
+        events = self._crash(text, NATIVE if outright else FATAL)
+        self._thrown = thrown_type(text) if events else None
+        return events
 
     def _exception_line(self, message: str) -> list[Event]:
         """An exception's line outside a traceback that still says the run died: one glued after a progress bar (the
@@ -672,6 +734,9 @@ class CrashWatch:
         if "non-finite" in message.lower() and _NONFINITE_NORM.search(message):
             # torch's clip_grad_norm_ warns and goes on: a non-finite grad norm, said once.
             return [StepFigures(None, grad_norm=math.nan)]
+        native = self._native(line, message)
+        if native is not None:
+            return native
         killed = _KILL.search(message)
         launcher = _LAUNCHER.search(message) if killed is None else None
         m = killed or launcher or _FATAL.search(message)
