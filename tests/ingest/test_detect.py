@@ -755,6 +755,8 @@ REAL_FORMATS = {
     "lightning-tempo-file-mlflow-e2e-readme-epoch1-bar-860-920-of-939-validating-0-of-79.log": "generic",
     "generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log": "generic",
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "generic",
+    "chainer-notmnist-readme-printreport-by-epoch-accuracy-epochs-1-to-20.log": "chainer",
+    "chainer-jpegcomp-readme-printreport-by-epoch-no-iteration-lr-epochs-1-to-10.log": "chainer",
 }
 
 

@@ -2137,6 +2137,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 1 · bar 920/939: 860 training + 60 validation batches · evaluating", "evaluating",
      {"step": 860, "total_steps": None, "loss": 0.0984, "step_seconds": 1 / 174.51, "paused": "evaluation",
       "trainer_eta_seconds": 0.0, "finished": False}),
+    # Chainer's PrintReport made once an epoch, with no iteration column: the epoch is the step; elapsed_time the
+    # trainer's clock, (68.9314 - 2.97568) / 19 = 3.47135 s an epoch; validation/main/* that epoch's evaluation
+    ("chainer-notmnist-readme-printreport-by-epoch-accuracy-epochs-1-to-20.log", T0, "end", "epoch 20 · …", "measuring",
+     {"step": 20, "loss": 0.618446, "data": epoch(20.0), "step_seconds": (68.9314 - 2.97568) / 19,
+      "eval": {"validation/main/loss": {"value": 0.397801, "step": 20},
+               "validation/main/accuracy": {"value": 0.895195, "step": 20}}}),
+    # … with an lr column, under the script's argument dump: epoch 10, its lr 0.000716535; past the warm-up, 9 epochs
+    # over 481.537 - 49.161 = 432.376 s: 74.93 epochs/h
+    ("chainer-jpegcomp-readme-printreport-by-epoch-no-iteration-lr-epochs-1-to-10.log", T0, "end",
+     "epoch 10 · 74 epochs/h", "training",
+     {"step": 10, "loss": 0.065501, "lr": 0.000716535, "data": epoch(10.0), "steps_per_hour": 9 * 3600 / 432.376,
+                  "eval": {"validation/main/loss": {"value": 0.0604349, "step": 10}}}),
 ]  # fmt: skip
 
 

@@ -511,6 +511,8 @@ FORMATS: tuple[FormatSpec, ...] = (
             # PrintReport's header, and ProgressBar's count of iterations and epochs
             sign("iteration", r"^epoch {2,}iteration {2,}(?:main/|validation/|val/|lr |elapsed_time)"),
             sign(" epochs", r"^\s*\d+ iter, \d+ epoch / \d+ epochs\s*$"),
+            # the header of a report made once an epoch, with no iteration (``epoch  main/loss  validation/main/loss``)
+            sign("main/", r"^epoch {2,}(?:main|validation|val)/\S+ {2,}\S"),
         ),
     ),
     # No signature of its own: read when no format above claims a log (detect.py).
