@@ -757,6 +757,8 @@ REAL_FORMATS = {
     "generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log": "generic",
     "chainer-notmnist-readme-printreport-by-epoch-accuracy-epochs-1-to-20.log": "chainer",
     "chainer-jpegcomp-readme-printreport-by-epoch-no-iteration-lr-epochs-1-to-10.log": "chainer",
+    "marian-marian-issue424-valid-stalled-update-5300-displays-5350-5400-gnorm-lr.log": "marian",
+    "marian-marian-dev-issue480-displays-576000-to-580000-lr-valid-translation-ce-stalled.log": "marian",
 }
 
 

@@ -97,6 +97,8 @@ _RECORD_FIELD = re.compile(
     rf"|[\w.<>-]{{1,120}}\s+(?:\||::)\s+(?={_LEVEL}\b)"
     rf"|[\w.<>-]{{1,120}}(?::[\w.<>-]{{1,120}}:\d{{1,7}})?\s+[-\u2014\u2013]\s+|[\w.-]{{1,64}} [\w./-]{{1,64}}\[\d{{1,9}}\]: "
     rf"|[\w.<>-]{{1,120}}\]:\s+"  # (the logger's name closing the bracket its time opened: detectron2's ``d2.engine.hooks]: ``)
+    # (the MPI process closing the bracket its time opened: Marian's ``[2022-05-01 14:54:07 mpi:0] `` on several nodes)
+    rf"|mpi:\d{{1,6}}\]\s+"
     # (the logger's name and level closing the bracket its time opened, parted by bars: ``[%(asctime)s|%(name)s|%(levelname)s]: ``,
     # DC/OS TensorFlow's second handler: ``[2018-04-17 12:48:42,927|tensorflow|INFO]: ``)
     rf"|\|[\w.<>-]{{1,120}}\|{_LEVEL}\]:?\s+"
