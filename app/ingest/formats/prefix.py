@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 from ...stats.events import Event
 from .base import EpochToDate, LocalToEpoch, local_date, local_to_epoch
-from .fields import MONTHS, LocalTimes, year_of
+from .fields import MONTHS, LocalTimes, clean, year_of
 
 _LEVEL = r"(?:TRACE|DEBUG|INFO|SUCCESS|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 # The seconds' fraction may be printed as its strftime directive unexpanded: python logging formats ``asctime`` with
@@ -424,6 +424,17 @@ class PrefixReader:
 
 def _fraction(digits: str | None) -> float:
     return float("0." + digits) if digits else 0.0
+
+
+def newest_time(lines: list[str]) -> float | None:
+    """The newest time the lines' prefixes print: a log no format reads is still dated by its lines' own times."""
+    reader = PrefixReader()
+    newest: float | None = None
+    for line in lines:
+        at = reader.read(clean(line)).at
+        if at is not None and (newest is None or at > newest):
+            newest = at
+    return newest
 
 
 def dated(events: list[Event], at: float | None) -> list[Event]:
