@@ -2164,6 +2164,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "tokens_per_second": 28435.33, "data": epoch(2.0),
       "eval": {"valid/translation": {"value": 32.19, "step": 575000},
                "valid/ce-mean-words": {"value": 1.5692, "step": 580000}}}),
+    # LightGBM's records as boosters are built, no round yet: its overhead's seconds no step time, its Warnings no crash
+    ("startup-optuna-issue2909-lightgbm-tuner-cv-folds-data-set-built-no-round-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
+    ("startup-lightgbm-pr2851-two-workers-data-sets-start-from-score-no-iteration-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
 ]  # fmt: skip
 
 
