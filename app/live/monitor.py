@@ -25,6 +25,7 @@ from ..ingest.formats import FORMAT_NOUNS, create_parser, detect, kind_of, renew
 from ..ingest.formats.base import LogParser
 from ..ingest.formats.crash import CrashAware
 from ..ingest.formats.detect import FormatWatch, family, log_kind
+from ..ingest.formats.prefix import newest_time
 from ..snapshot import FollowingView, Snapshot, SourceView
 from ..stats.events import Event, SourceChange, SourceChanged
 from ..stats.iota.queue import QueueTracker
@@ -382,6 +383,9 @@ class Monitor:
             from .shell import shell_log_verdict
 
             self.tracker.shell_log, self.tracker.shell_last = shell_log_verdict(lines, self.tracker.shell_log)
+            at = newest_time(lines[-DETECT_LINES:])
+            if at is not None and (self.tracker.lines_at is None or at > self.tracker.lines_at):
+                self.tracker.lines_at = at
 
     def _detect(self, lines: list[str]) -> None:
         name = detect(lines)

@@ -23,11 +23,13 @@ class UnknownTracker:
         # Handed in by the monitor: the lines are the Train at Home app's shell log, and what it says last.
         self.shell_log = False
         self.shell_last: str | None = None
+        # Handed in by the monitor: the newest time the lines' own prefixes print (``[2022-12-14 14:41:34] …``).
+        self.lines_at: float | None = None
 
     @property
     def clock(self) -> float | None:
-        """No event is applied, so no log time is known."""
-        return None
+        """No event is applied: the log's time is the newest its lines' prefixes print, if any."""
+        return self.lines_at
 
     def apply_all(self, events: Sequence[Event], now: float | None = None, arrival: float | None = None) -> None:
         """Note that the log has lines; no parser turned them into anything to count."""
@@ -75,7 +77,7 @@ class UnknownTracker:
                 size_bytes=source.size_bytes,
                 lines_read=source.lines_read,
                 bad_lines=source.bad_lines,
-                last_event_at=None,
+                last_event_at=source.last_event_at,
                 problem=source.problem,
                 demo=source.demo,
                 skipped=dict(source.skipped),

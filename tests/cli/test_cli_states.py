@@ -104,16 +104,31 @@ def test_an_unrecognised_log_says_what_to_do_and_shows_its_lines_shape_not_text(
     log = tmp_path / "mystery.log"
     log.write_text("2026-12-01 14:23:30 epoch=3 /home/alice/run/ckpt.pt saved\n\n"
                    "key sk-abcdefghijklmnopqrstuvwxyz0123 ok\nthird line\n", encoding="utf-8")
-    assert once("--log", str(log)) == [
+    assert once("--log", str(log), "--at", "2026-12-01 14:25:30") == [
         "log format not recognised",
         ("  tokwatch reads these formats: iota, nanochat, nanogpt, llmc, modded-nanogpt, hf-trainer, torchtitan, "
-         "sn38, hivemind, verl, rllib, espnet, maxtext, tinygrad, stable-baselines, chainer, generic; if this log is one of "
-         "them, start tokwatch with --format NAME"),
+         "sn38, hivemind, verl, rllib, espnet, maxtext, tinygrad, stable-baselines, chainer, marian, generic; if this log is "
+         "one of them, start tokwatch with --format NAME"),
         "  line 1 looks like: N-N-N N:N:N epoch=N … saved",  # the path is the user's, not the format's
         "  line 2 looks like: key … ok",  # a long token may be a secret
-        "  State: unrecognised (problem) · 4 lines read, none dated",
+        # no format reads it, but its first line's own time (14:23:30) says when it last wrote: 2 min before 14:25:30
+        "  State: unrecognised (problem) · last log line 2 min ago",
         "  (4 lines read, none in a format tokwatch reads)",
     ]
+
+
+def test_an_unrecognised_log_is_dated_by_its_lines_own_bracketed_times_or_said_undated(tmp_path: Path) -> None:
+    # composed: a bracketed full date before each line ([2022-12-14 14:41:34], a logger's style no format reads)
+    log = tmp_path / "dated.log"
+    log.write_text("[2022-12-14 14:40:55] Seen 39,999 samples\n[2022-12-14 14:40:56] [data] Shuffling data\n",
+                   encoding="utf-8")
+    # 14:40:56 the newest: 4 s before 14:41:00
+    assert once("--log", str(log), "--at", "2022-12-14 14:41:00")[-2:] == [
+        "  State: unrecognised (problem) · last log line 4 s ago", "  (2 lines read, none in a format tokwatch reads)"]
+    bare = tmp_path / "bare.log"
+    bare.write_text("[worker] ready\nsome note\n", encoding="utf-8")  # a bracket with no time in it
+    assert once("--log", str(bare))[-2:] == ["  State: unrecognised (problem) · 2 lines read, none dated",
+                                             "  (2 lines read, none in a format tokwatch reads)"]
 
 
 def test_a_wrong_format_says_what_it_read(tmp_path: Path) -> None:

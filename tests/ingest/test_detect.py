@@ -779,6 +779,12 @@ REAL_FORMATS = {
     "crash-mobilenet-ssd-issue180-caffe-glog-fatal-check-failed-then-other-thread-setup-lines.log": "generic",
     "crash-clustered-det-issue15-caffe2-terminate-what-enforce-fail-glog-sigabrt-core-dumped.log": "generic",
     "crash-adelaidet-issue285-terminate-c10-error-what-cuda-error-frames.log": "generic",
+    "chainer-notmnist-readme-printreport-by-epoch-accuracy-epochs-1-to-20.log": "chainer",
+    "chainer-jpegcomp-readme-printreport-by-epoch-no-iteration-lr-epochs-1-to-10.log": "chainer",
+    "marian-marian-issue424-valid-stalled-update-5300-displays-5350-5400-gnorm-lr.log": "marian",
+    "marian-marian-dev-issue480-displays-576000-to-580000-lr-valid-translation-ce-stalled.log": "marian",
+    "startup-optuna-issue2909-lightgbm-tuner-cv-folds-data-set-built-no-round-yet.log": "generic",
+    "startup-lightgbm-pr2851-two-workers-data-sets-start-from-score-no-iteration-yet.log": "generic",
 }
 
 

@@ -2281,6 +2281,38 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                               "at": T0}}),
     ("crash-adelaidet-issue285-terminate-c10-error-what-cuda-error-frames.log", T0, T0, "no step yet · crashed", "crashed",
      {"step": None, "crash": {"error": "c10::Error: CUDA error: the launch timed out and was terminated", "at": T0}}),
+    # Chainer's PrintReport made once an epoch, with no iteration column: the epoch is the step; elapsed_time the
+    # trainer's clock, (68.9314 - 2.97568) / 19 = 3.47135 s an epoch; validation/main/* that epoch's evaluation
+    ("chainer-notmnist-readme-printreport-by-epoch-accuracy-epochs-1-to-20.log", T0, "end", "epoch 20 · …", "measuring",
+     {"step": 20, "loss": 0.618446, "data": epoch(20.0), "step_seconds": (68.9314 - 2.97568) / 19,
+      "eval": {"validation/main/loss": {"value": 0.397801, "step": 20},
+               "validation/main/accuracy": {"value": 0.895195, "step": 20}}}),
+    # … with an lr column, under the script's argument dump: epoch 10, its lr 0.000716535; past the warm-up, 9 epochs
+    # over 481.537 - 49.161 = 432.376 s: 74.93 epochs/h
+    ("chainer-jpegcomp-readme-printreport-by-epoch-no-iteration-lr-epochs-1-to-10.log", T0, "end",
+     "epoch 10 · 74 epochs/h", "training",
+     {"step": 10, "loss": 0.065501, "lr": 0.000716535, "data": epoch(10.0), "steps_per_hour": 9 * 3600 / 432.376,
+                  "eval": {"validation/main/loss": {"value": 0.0604349, "step": 10}}}),
+    # Marian's display lines: update 5400 the step, Cost the loss, Time 28.43 s over the 50 updates since 5350, its
+    # words/s the tokens a second; the [valid] lines at update 5300 its evaluations
+    ("marian-marian-issue424-valid-stalled-update-5300-displays-5350-5400-gnorm-lr.log", T0, "end", "step 5400 · …",
+     "measuring", {"step": 5400, "loss": 0.69162977, "lr": 2.5e-06, "grad_norm": 0.7633, "step_seconds": 28.43 / 50,
+                   "tokens_per_second": 31317.39, "data": epoch(4.0),
+                   "eval": {"valid/ce-mean-words": {"value": 0.813648, "step": 5300},
+                            "valid/chrf": {"value": 66.2634, "step": 5300},
+                            "valid/bleu-detok": {"value": 41.2837, "step": 5300}}}),
+    # … an older one's, every 1000 updates: 338.60 s over 1000, ce-mean-words stalled at update 580000
+    ("marian-marian-dev-issue480-displays-576000-to-580000-lr-valid-translation-ce-stalled.log", T0, "end",
+     "step 580000 · 102.8M tok/h", "training",
+     {"step": 580000, "loss": 2.76903915, "lr": 4.9827e-05, "step_seconds": 338.60 / 1000,
+      "tokens_per_second": 28435.33, "data": epoch(2.0),
+      "eval": {"valid/translation": {"value": 32.19, "step": 575000},
+               "valid/ce-mean-words": {"value": 1.5692, "step": 580000}}}),
+    # LightGBM's records as boosters are built, no round yet: its overhead's seconds no step time, its Warnings no crash
+    ("startup-optuna-issue2909-lightgbm-tuner-cv-folds-data-set-built-no-round-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
+    ("startup-lightgbm-pr2851-two-workers-data-sets-start-from-score-no-iteration-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
 ]  # fmt: skip
 
 

@@ -18,7 +18,9 @@ With no row under it yet, the run has started and made no step.
 
 So is a trainer's word that training starts, with no plan in it: the HF Trainer's and accelerate scripts'
 ``***** Running training *****`` heading, accelerate's process state as a script logs it before its loop
-(``Distributed environment: MULTI_GPU  Backend: nccl``), detectron2's ``Starting training from iteration 16000``.
+(``Distributed environment: MULTI_GPU  Backend: nccl``), detectron2's ``Starting training from iteration 16000``,
+LightGBM's records of the data set its booster is built on (``[LightGBM] [Info] Number of data points in the train set:
+160000, number of used features: 5``: ``lgb.cv`` prints one a fold before any round).
 The last names the step the loop starts from (a resumed run's checkpoint): until a step is printed, that is
 the run's position, and a run that ends with no step after it (resumed at its last iteration: detectron2's
 ``Total training time: 0:00:00`` at once) ended there. A script's own bare line says it too, a whole line of its own
@@ -55,6 +57,12 @@ _ACCELERATE_STATE = re.compile(
 # A script's bare word that training starts, the whole line: ``Starting training...``, ``Training started.``
 _BARE_START = re.compile(r"(?i)\s*(?:(?:start(?:ing|s)?|begin(?:ning|s)?) (?:the )?training|training (?:has )?(?:started|begun|begins|starts))"
                          r"\s*(?:\.{1,3}|…|!|:)?\s*$")
+# LightGBM's own records as a booster is built on its training data, before its first round (the C++ library's, through
+# every binding: Python, R, the CLI): the data set read, ``[LightGBM] [Info] Number of data points in the train set: 160000,
+# number of used features: 5``, and the score it starts from, ``[LightGBM] [Info] Start training from score -0.071580``.
+# (found anywhere in its line: behind a prefix, or R's ``[1] "…"``)
+_LIGHTGBM_SETUP = re.compile(r"\[LightGBM\] \[Info\] (?:Number of data points in the train set: \d+, number of used features: "
+                             r"\d+|Start training from score [-+]?\d[\d.e+-]*)\s*$")
 # A whole echo of the arguments, as a script prints it before its first step: argparse's ``Namespace(…)``, a config dict
 _ECHO = re.compile(r"\s*(?:Namespace\(|\{['\"])")
 _STARTS_FROM = re.compile(r"(?i)\s*(?:start(?:ing)?|resum(?:e|ing)|continu(?:e|ing)) training from (?:the )?"
@@ -108,8 +116,15 @@ class Started:
     unit: str = "step"  # as printed (``iteration``)
 
 
+def may_say_start(text: str) -> bool:
+    """True when the line holds a word every start of training :func:`started_run` reads has (a cheap test first)."""
+    return "raining" in text or "environment: " in text or "[LightGBM] [Info] " in text
+
+
 def started_run(text: str) -> Started | None:
     """The start of training a line says with no plan in it (the module's docstring), or None."""
+    if "[LightGBM] [Info] " in text and _LIGHTGBM_SETUP.search(text):
+        return Started()
     if "unning training" in text and _HEADING.match(text):
         return Started()
     if "environment: " in text and _ACCELERATE_STATE.search(text):

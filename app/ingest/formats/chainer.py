@@ -21,6 +21,9 @@ from .prefix import LineTimes
 _NAME = re.compile(r"\S+")
 _EPOCHS = re.compile(r"^\s*\d{1,12} iter, \d{1,9} epoch / (\d{1,9}) epochs\s*$")
 _EVALS = ("validation/", "val/")
+# The plain names PrintReport's header may hold beside the reported ones (the trainer's own and a schedule's).
+_PLAIN = frozenset({"iteration", "elapsed_time", "lr", "alpha", "eps"})
+_REPORTED = ("main/", *_EVALS)  # names only a reporter's observation carries (``main/loss``, ``validation/main/loss``)
 
 
 def _nothing() -> list[Event]:
@@ -43,10 +46,12 @@ class ChainerParser(EmitLines):
 
     def classify(self, text: str) -> tuple[Kind, Emit | None]:
         """The report's header or a row under it, or the progress bar's epochs; anything else is not Chainer's."""
-        if text.startswith("epoch ") and "iteration" in text:
+        if text.startswith("epoch ") and ("iteration" in text or "/" in text):
             columns = [(m.group(), m.start()) for m in _NAME.finditer(text)]
             names = [name for name, _ in columns]
-            if names[:2] == ["epoch", "iteration"] or ("iteration" in names and len(names) >= 3):
+            if (names[:2] == ["epoch", "iteration"] or ("iteration" in names and len(names) >= 3)
+                    or (len(names) >= 2 and all(name.startswith(_REPORTED) or name in _PLAIN for name in names[1:])
+                        and any(name.startswith(_REPORTED) for name in names))):
                 self._columns = columns
                 # a header the terminal wrapped inside its last name (``elapsed_`` then ``time``): joined with the next line
                 return (Kind.PARTIAL, None) if names[-1].endswith("_") else (Kind.FULL, _READ)
@@ -69,10 +74,12 @@ class ChainerParser(EmitLines):
                 return Kind.OTHER, None  # not a row of this table (its columns do not line up)
             if cell:
                 cells[name] = cell
-        step = integer(cells.get("iteration"))
+        epoch = finite(number(cells.get("epoch")))
+        by_epoch = not any(name == "iteration" for name, _ in columns)
+        # (a table of no iteration is reported once an epoch: its epoch is its step)
+        step = integer(cells.get("epoch" if by_epoch else "iteration"))
         if step is None:
             return Kind.OTHER, None
-        epoch = finite(number(cells.get("epoch")))
         loss = number(cells.get("main/loss"))
         parts = tuple((f"loss/{name.removeprefix('main/')}", value) for name, text_value in cells.items()
                       if name.startswith("main/loss_") and (value := finite(number(text_value))) is not None)

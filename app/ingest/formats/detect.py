@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from .banner import header_without_rows, is_row, planned_run, started_run, whole_echo
+from .banner import header_without_rows, is_row, may_say_start, planned_run, started_run, whole_echo
 from .fields import clean
 from .paste import unpasted
 from .prefix import PrefixReader
@@ -142,8 +142,7 @@ def _starts_run(lines: Sequence[str]) -> bool:
     """True when a trainer's word that training starts is among these lines, with no row after it (banner.py:
     accelerate's state before its loop, detectron2's ``Starting training from iteration 16000``): a run started, which
     the fallback reader reads, whichever trainer prints it."""
-    return _said_with_no_row_after(lines, lambda line: (
-        ("raining" in line or "environment: " in line) and started_run(_message(line)) is not None))
+    return _said_with_no_row_after(lines, lambda line: may_say_start(line) and started_run(_message(line)) is not None)
 
 
 def _said_with_no_row_after(lines: Sequence[str], says: Callable[[str], bool]) -> bool:

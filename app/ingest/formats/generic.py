@@ -47,7 +47,7 @@ from ...stats.events import (
     TrainingResumed,
     TrainStep,
 )
-from .banner import planned_run, started_run, table_header, whole_echo
+from .banner import may_say_start, planned_run, started_run, table_header, whole_echo
 from .box_rows import BoxRows
 from .bracketed_epochs import batch_record, epoch_record, is_bracketed, round_batch, round_end, speed_named
 from .classes import (
@@ -1469,7 +1469,7 @@ class GenericParser(StepLines[_Line]):
                     sample_time_note(s) if other.bar.step_seconds is not None else None))
         if other is not None:
             return Kind.FULL, other
-        if self._last is None and ("raining" in s or "environment: " in s):
+        if self._last is None and may_say_start(s):
             started = started_run(s)
             if started is not None:
                 # a trainer's word that training starts, before any step (banner.py): a run begun, from the step it names

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 from ...stats.events import Event
 from .base import EpochToDate, LocalToEpoch, local_date, local_to_epoch
-from .fields import MONTHS, LocalTimes, year_of
+from .fields import MONTHS, LocalTimes, clean, year_of
 
 _LEVEL = r"(?:TRACE|DEBUG|INFO|SUCCESS|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 # The seconds' fraction may be printed as its strftime directive unexpanded: python logging formats ``asctime`` with
@@ -97,6 +97,8 @@ _RECORD_FIELD = re.compile(
     rf"|[\w.<>-]{{1,120}}\s+(?:\||::)\s+(?={_LEVEL}\b)"
     rf"|[\w.<>-]{{1,120}}(?::[\w.<>-]{{1,120}}:\d{{1,7}})?\s+[-\u2014\u2013]\s+|[\w.-]{{1,64}} [\w./-]{{1,64}}\[\d{{1,9}}\]: "
     rf"|[\w.<>-]{{1,120}}\]:\s+"  # (the logger's name closing the bracket its time opened: detectron2's ``d2.engine.hooks]: ``)
+    # (the MPI process closing the bracket its time opened: Marian's ``[2022-05-01 14:54:07 mpi:0] `` on several nodes)
+    rf"|mpi:\d{{1,6}}\]\s+"
     # (the logger's name and level closing the bracket its time opened, parted by bars: ``[%(asctime)s|%(name)s|%(levelname)s]: ``,
     # DC/OS TensorFlow's second handler: ``[2018-04-17 12:48:42,927|tensorflow|INFO]: ``)
     rf"|\|[\w.<>-]{{1,120}}\|{_LEVEL}\]:?\s+"
@@ -431,6 +433,17 @@ class PrefixReader:
 
 def _fraction(digits: str | None) -> float:
     return float("0." + digits) if digits else 0.0
+
+
+def newest_time(lines: list[str]) -> float | None:
+    """The newest time the lines' prefixes print: a log no format reads is still dated by its lines' own times."""
+    reader = PrefixReader()
+    newest: float | None = None
+    for line in lines:
+        at = reader.read(clean(line)).at
+        if at is not None and (newest is None or at > newest):
+            newest = at
+    return newest
 
 
 def dated(events: list[Event], at: float | None) -> list[Event]:

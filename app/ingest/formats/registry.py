@@ -184,6 +184,12 @@ def _chainer(spec: FormatSpec) -> LogParser:
     return ChainerParser()
 
 
+def _marian(spec: FormatSpec) -> LogParser:
+    from .marian import MarianParser
+
+    return MarianParser()
+
+
 def _generic(spec: FormatSpec) -> LogParser:
     from .generic import GenericParser
 
@@ -511,6 +517,17 @@ FORMATS: tuple[FormatSpec, ...] = (
             # PrintReport's header, and ProgressBar's count of iterations and epochs
             sign("iteration", r"^epoch {2,}iteration {2,}(?:main/|validation/|val/|lr |elapsed_time)"),
             sign(" epochs", r"^\s*\d+ iter, \d+ epoch / \d+ epochs\s*$"),
+            # the header of a report made once an epoch, with no iteration (``epoch  main/loss  validation/main/loss``)
+            sign("main/", r"^epoch {2,}(?:main|validation|val)/\S+ {2,}\S"),
+        ),
+    ),
+    FormatSpec(
+        "marian", _marian, "marian", STEPS, "a Marian log",
+        signatures=(
+            # its display line and its validation's, and its banner (``[marian] Marian v1.12.0 65bf82ff …``)
+            sign(" : Up. ", r"^Ep\. \d+(?:\.\d+)? : Up\. \d+ : Sen\. [\d,]+ : Cost "),
+            sign(" : Up. ", r"^(?:\[valid\] )?Ep\. \d+(?:\.\d+)? : Up\. \d+ : [\w.@-]+ : [-+]?\d"),
+            sign("[marian] Marian v", r"^\[marian\] Marian v\d"),
         ),
     ),
     # No signature of its own: read when no format above claims a log (detect.py).

@@ -198,6 +198,15 @@ def test_a_bar_at_0_under_a_header_with_no_plan_said_is_a_run_begun_with_no_posi
         ("Why does it keep starting training from iteration 0?", None),
         ("Distributed environment: unknown", None),
         ("Running training and evaluation", None),
+        # LightGBM's records as a booster is built on its training data (behind R's [1] "…" too), before any round
+        ("[LightGBM] [Info] Number of data points in the train set: 160000, number of used features: 5", Started()),
+        ("[LightGBM] [Info] Start training from score -0.071580", Started()),
+        ('[1] "[LightGBM] [Info] Start training from score 0.482113"', None),  # (R's quotes close the record: not whole)
+        # not a start: the data set's other records, its advice, a sentence that names the words
+        ("[LightGBM] [Info] Number of positive: 79805, number of negative: 80195", None),
+        ("[LightGBM] [Info] Total Bins 50", None),
+        ("[LightGBM] [Warning] Auto-choosing row-wise multi-threading, the overhead of testing was 0.002291 seconds.", None),
+        ("How many data points does [LightGBM] [Info] Number of data points in the train set: print?", None),
     ],
 )
 def test_a_start_of_training_said_with_no_plan(line: str, started: Started | None) -> None:
@@ -255,3 +264,26 @@ def test_real_start_ups_with_no_plan_wait_for_their_first_step(tmp_path: Path) -
         lines = body(name)
         assert detect(lines) == "generic"
         assert read_cold(tmp_path, lines, at=T0)["status_line"] == "waiting for first step"
+
+
+def test_real_lightgbm_start_ups_wait_for_their_first_round(tmp_path: Path) -> None:
+    # optuna's LightGBMTunerCV building a booster a fold; two workers' distributed start, its trees' warnings after
+    for name in ("startup-optuna-issue2909-lightgbm-tuner-cv-folds-data-set-built-no-round-yet.log",
+                 "startup-lightgbm-pr2851-two-workers-data-sets-start-from-score-no-iteration-yet.log"):
+        lines = body(name)
+        assert detect(lines) == "generic"
+        data = read_cold(tmp_path, lines, at=T0)
+        # the overhead's seconds are no step time, the Warnings no crash, the score it starts from no loss
+        assert (data["status_line"], data["state"]) == ("waiting for first step", "working")
+        training = data["training"]
+        assert (training["step"], training["loss"], training["step_seconds"], training["crash"]) == (None, None, None, None)
+
+
+def test_a_lightgbm_start_up_with_its_rounds_after_it_is_read_at_its_rounds(tmp_path: Path) -> None:
+    # composed: the CLI's records (read already as rounds: 2.436162 seconds elapsed, finished iteration 10), after a start
+    lines = ["[LightGBM] [Info] Number of data points in the train set: 6513, number of used features: 116",
+             "[LightGBM] [Info] Start training from score 0.482113",
+             "[LightGBM] [Info] Iteration:10, training binary_logloss : 0.206",
+             "[LightGBM] [Info] 2.436162 seconds elapsed, finished iteration 10"]
+    data = read_cold(tmp_path, lines, at=T0)
+    assert (data["training"]["step"], data["training"]["loss"]) == (10, 0.206)
