@@ -371,6 +371,10 @@ FINAL_STEP_LOSS = "the final step's"
 # 179017.2822]`` under ``Train     3: 100%|####| 17446/17446``): the epoch's, said at the bar's last count.
 EPOCH_SUMMARY_LOSS = "its epoch's summary after the bar"
 
+# The loss on a record led by the training split, its epoch's figures apart by ``|`` (``TRAIN | Acc: 0.8818 | F1: 0.8797 |
+# Loss: 0.3693``, split_records.py): the training loss of the steps read before it, as printed.
+SPLIT_RECORD_LOSS = "its training split's record"
+
 # The loss in the training set's row of a table of figures by data split, printed as an epoch ends (Ludwig's
 # ``│ train │ 0.9779 │`` under ``│ y │ loss │ error │``): the last step's, measured over the training set again.
 TRAIN_ROW_LOSS = "the train row of its epoch's table"

@@ -785,6 +785,10 @@ REAL_FORMATS = {
     "marian-marian-dev-issue480-displays-576000-to-580000-lr-valid-translation-ce-stalled.log": "marian",
     "startup-optuna-issue2909-lightgbm-tuner-cv-folds-data-set-built-no-round-yet.log": "generic",
     "startup-lightgbm-pr2851-two-workers-data-sets-start-from-score-no-iteration-yet.log": "generic",
+    "generic-paddlenlp-fork-fewclue-csl-file-running-evaluation-block-total-prediction-steps-5-optimization-1000-steps-10-120.log":
+        "generic",
+    "generic-bionemo-recipes-pr740-nemo-iteration-lines-val-loss-carried-unchanged-global-step-120-125-of-149.log": "generic",
+    "generic-keys-values-issue97-litgpt-style-val-loss-valid-carried-between-val-lines-iter-170-180.log": "generic",
 }
 
 

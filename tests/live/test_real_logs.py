@@ -2313,6 +2313,22 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
     ("startup-lightgbm-pr2851-two-workers-data-sets-start-from-score-no-iteration-yet.log", T0, "end",
      "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
+    # A PaddleNLP Trainer's evaluation block: its ``Total prediction steps = 5`` is the pass's batches, the run's total the
+    # training block's ``Total optimization steps = 1000.0``; the evaluation at step 100, the periodic save no end
+    ("generic-paddlenlp-fork-fewclue-csl-file-running-evaluation-block-total-prediction-steps-5-optimization-1000-steps-10-120.log",
+     T0, "end", "step 120/1000 · …", "measuring",
+     {"step": 120, "total_steps": 1000, "loss": 0.45808253, "lr": 2.64e-05, "finished": False,
+      "eval": {"eval_loss": {"value": 4.162437438964844, "step": 100}, "eval_accuracy": {"value": 0.54375, "step": 100},
+               "eval_runtime": {"value": 1.7027, "step": 100}, "eval_samples_per_second": {"value": 93.969, "step": 100},
+               "eval_steps_per_second": {"value": 2.937, "step": 100}}}),
+    # NeMo's ``val_loss: 4.106`` carried unchanged on every line: an evaluation before the excerpt, no step of these lines
+    ("generic-bionemo-recipes-pr740-nemo-iteration-lines-val-loss-carried-unchanged-global-step-120-125-of-149.log",
+     T0, T0, "epoch 0 · 125/149 in the epoch · …", "measuring",
+     {"step": 125, "loss": 1.34, "lr": 3e-05, "step_seconds": 0.03147, "eval": {"val_loss": {"value": 4.106, "step": None}}}),
+    # litgpt-style lines carrying ``val_loss valid:`` between the validations' own lines at 170 and 180
+    ("generic-keys-values-issue97-litgpt-style-val-loss-valid-carried-between-val-lines-iter-170-180.log",
+     T0, T0, "step 180 · 86 steps/h", "training",
+     {"step": 180, "loss": 26.5, "step_seconds": 40.385, "eval": {"val_loss": {"value": 11.653, "step": 180}}}),
 ]  # fmt: skip
 
 
@@ -2903,6 +2919,12 @@ GENERIC_READ = {
         "step, total, epoch, step time",
     "generic-pytorch-srgan-issue13-epoch-end-lines-4-6-of-100-generator-loss-content-advers-total-slashed.log": "step, epoch",
     "generic-transmogrifai-issue370-akka-dated-rounds-beside-xgboost-time-only-stamps.log": "step, loss",
+    "generic-paddlenlp-fork-fewclue-csl-file-running-evaluation-block-total-prediction-steps-5-optimization-1000-steps-10-120.log":
+        "step, total, epoch, loss, lr, eval",
+    "generic-bionemo-recipes-pr740-nemo-iteration-lines-val-loss-carried-unchanged-global-step-120-125-of-149.log":
+        "step, total, epoch, loss, lr, step time, eval",
+    "generic-keys-values-issue97-litgpt-style-val-loss-valid-carried-between-val-lines-iter-170-180.log":
+        "step, epoch, loss, step time, eval",
 }  # fmt: skip
 
 

@@ -27,6 +27,11 @@ the run's position, and a run that ends with no step after it (resumed at its la
 (an RVC voice trainer's ``Starting training...``, ``Training started``, ``Start training``); never those words inside a sentence.
 What a trainer prints next as it starts, the pretrained weights it loads (``Loaded pretrained (G) 'f0G48k.pth'``),
 is start-up, no record of a step.
+
+An evaluation's settings block is headed the same way (``***** Running Evaluation *****``, ``Running Prediction``): the
+counts printed under it are the pass's (PaddleNLP's ``Total prediction steps = 192``, ViT-pytorch's ``Num steps = 79``),
+never a plan of the run, however they are named; the run's is the training block's (``Total optimization steps =
+306100.0``).
 """
 
 from __future__ import annotations
@@ -51,6 +56,9 @@ _SENTENCE = re.compile(r"(?i)\s*(?P<name>(?:start(?:ing)?|begin(?:ning)?) traini
 # A start of training said with no plan: the heading above the HF Trainer's and accelerate scripts' settings, accelerate's
 # state as a script logs it before its loop (its distributed type then its backend), a loop starting from a step.
 _HEADING = re.compile(r"\s*\*{3,}\s*Running training\s*\*{3,}\s*$")
+# The heading of an evaluation's or a prediction's settings block, as the HF Trainer and its forks print it
+# (``***** Running Evaluation *****``, PaddleNLP's ``***** Running Prediction *****``, ViT-pytorch's ``Running Validation``)
+_EVALUATION_HEADING = re.compile(r"(?i)\s*\*{3,}\s*Running (?:evaluation|prediction|validation|test(?:ing)?)\s*\*{3,}\s*$")
 # (found anywhere in its line: a terminal's title sequence may be glued before the logger's record)
 _ACCELERATE_STATE = re.compile(
     r"\bDistributed environment: (?:DistributedType\.)?(?:NO|MULTI_[A-Z]{3,4}|DEEPSPEED|FSDP|MEGATRON_LM|TPU|XLA)\b")
@@ -137,6 +145,13 @@ def started_run(text: str) -> Started | None:
             unit = m.group("unit").lower()
             return Started(int(m.group("count")), "iteration" if unit == "iter" else unit)
     return None
+
+
+def evaluation_block(text: str) -> bool:
+    """True when the line heads an evaluation's or a prediction's settings block (``***** Running Evaluation *****``):
+    the counts under it (``Num examples = 12241``, PaddleNLP's ``Total prediction steps = 192``, ViT-pytorch's ``Num
+    steps = 79``) are that pass's, never the run's plan, whatever their names."""
+    return "Running " in text and _EVALUATION_HEADING.match(text) is not None
 
 
 def whole_echo(text: str) -> bool:

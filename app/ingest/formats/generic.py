@@ -32,6 +32,7 @@ from ...stats.events import (
     LOSS_AFTER_LAST_STEP,
     PERCENT_SUFFIX,
     RUN_SECONDS,
+    SPLIT_RECORD_LOSS,
     TIMED_EPOCH,
     TRAIN_PERPLEXITY,
     TRAIN_ROW_LOSS,
@@ -47,7 +48,7 @@ from ...stats.events import (
     TrainingResumed,
     TrainStep,
 )
-from .banner import may_say_start, planned_run, started_run, table_header, whole_echo
+from .banner import evaluation_block, may_say_start, planned_run, started_run, table_header, whole_echo
 from .box_rows import BoxRows
 from .bracketed_epochs import batch_record, epoch_record, is_bracketed, round_batch, round_end, speed_named
 from .classes import (
@@ -106,6 +107,8 @@ from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
 from .shapes import METRICS_HEADER, METRICS_ROW, RESULTS_HEADER
+from .split_records import TRAIN as TRAIN_SPLIT
+from .split_records import split_record
 from .step_source import (
     STARRED_SUMMARY,
     StepSource,
@@ -146,6 +149,8 @@ _RICH = re.compile(
     r"(?: (?P<rate>\d{1,9}(?:\.\d+)?)it/s)?"
 )
 # What a training bar's description says (an evaluation's, a download's or a loader's is no step).
+# What a line read as the run's plan is (a total, planned epochs): under an evaluation's heading, the pass's count instead.
+_PLANS = frozenset({"total", "epochs", "banner_epochs", "args"})
 _TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?|iteration)\b")
 # Lightning's validation bar (``Validating:``, ``Validation DataLoader 0:``): drawn beside the epoch's main bar, which counts
 # the validation's batches on in its own count (its total is the epoch's training batches and validation batches).
@@ -574,6 +579,11 @@ class GenericParser(StepLines[_Line]):
         self._time_is_clock = False  # … found to be the run's clock, not a step's time
         self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
+        self._evaluation_block = False  # under an evaluation's settings heading (banner.evaluation_block), its counts
+        # The evaluation figures the last step record printed, and those a step record printed again unchanged from the
+        # record before it (carried: litgpt's ``val: 1.057`` on each line since its evaluation): see _record_own_eval.
+        self._record_evals: dict[str, float] = {}
+        self._carried_evals: set[str] = set()
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
         self._fit_epoch: Reading | None = None  # the last epoch said with the run's epochs (Keras' ``Epoch 100/100``)
         self._fit_bar: int | None = None  # the count of the last epoch's full Keras bar, ``fit`` over: none since
@@ -846,6 +856,21 @@ class GenericParser(StepLines[_Line]):
             line.at = at  # (an undated counter line's record is undated: the line under it may carry a time)
         return kind, line
 
+    def _split_record(self, text: str, kind: Kind) -> tuple[Kind, _Line | None]:
+        """A record led by its data split that no other rule read (split_records.py): a training split's loss is the
+        latest training loss, once a step was read; an evaluation split's figures are its scores, a loss among them or
+        not (``TEST  | Acc: 0.9938 | F1: 0.9938 | P: 0.9938 | R: 0.9937``)."""
+        said = split_record(text)
+        if said is None:
+            return kind, None
+        if said.split == TRAIN_SPLIT:
+            if said.loss is None or self._last is None:
+                return kind, None
+            return Kind.FULL, _Line("split_loss", self._times.at, [Reading(Field.LOSS, "loss", said.loss)], text=text)
+        parts = tuple((f"{said.split}_loss" if name == "loss" else name, value) for name, value in said.figures)
+        # (the split's whole record: its evaluation is over, the training goes on)
+        return Kind.FULL, _Line("scores", self._times.at, text=text, parts=parts, closes=True)
+
     def _classify_record(self, text: str, vertical: bool) -> tuple[Kind, _Line | None]:
         """What a line (or a one-figure-a-line block's record, ``vertical``) says, its prefix and tables read."""
         if vertical:
@@ -853,6 +878,18 @@ class GenericParser(StepLines[_Line]):
             self._table_figures = self._vertical.figures
             self._mean_seconds = self._vertical.mean_seconds or self._mean_seconds
         kind, line = self._classify_line(text, vertical)
+        if self._evaluation_block and line is not None:
+            if line.what in _PLANS:
+                # (a count under an evaluation's heading, ``Total prediction steps = 192``: the pass's, no plan of the run)
+                return Kind.FULL, None
+            self._evaluation_block = False  # (its settings are over: a result, a bar, a step)
+        if line is None and not vertical and "***" in text and evaluation_block(text):
+            # (after a step, the pass has begun: the run is evaluating until its result, a step line or the training
+            # said to go on)
+            self._evaluation_block = True
+            return Kind.FULL, None if self._last is None else _Line("evaluating", self._times.at, text=text.strip())
+        if line is None and kind is Kind.OTHER and not vertical and "|" in text:
+            kind, line = self._split_record(text.strip(), kind)
         if not vertical and (line is None or line.what in ("step", "epoch", "total")):
             kind, line = self._by_series(text, kind, line)
         if ((line is None or (line.what == "evaluating" and line.bar is None)) and self._run_done is not None
@@ -2299,7 +2336,7 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "nan_loss":
             events.append(StepFigures(at=line.at, loss=math.nan, loss_note=LOSS_AFTER_LAST_STEP))
         elif line.what == "scores":
-            events.extend(EvalResult(at=line.at, name=name, value=value) for name, value in line.parts)
+            events.extend(EvalResult(at=line.at, name=name, value=value, closes=line.closes) for name, value in line.parts)
         elif line.what == "evaluated":
             # An evaluation's results block begins (its figures follow): that evaluation is over; a job that trained
             # nothing ends with it
@@ -2309,6 +2346,8 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "pass_summary":
             self._summed_pass(line.readings[0], events)
             self._pass_scores(line, events)
+        elif line.what == "split_loss":
+            events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=SPLIT_RECORD_LOSS))
         elif line.what == "epoch_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=EPOCH_SUMMARY_LOSS))
         elif line.what == "step" and line.epoch_seconds is not None:
@@ -2750,6 +2789,14 @@ class GenericParser(StepLines[_Line]):
         steps = int(position.value) - last[0] if last is not None and position.value > last[0] else 1
         return [Reading(Field.STEP_TIME, r.name, r.value / steps) if r is elapsed else r for r in readings]
 
+    def _record_own_eval(self, label: str) -> bool:
+        """True when an evaluation figure that changed on a step's record is that record's step's: the record before
+        printed it too, with another value, and no record printed it again unchanged (the trainer evaluates for each
+        record it prints: MMF's ``iter: 900 train_loss: 1.8463 … val_score: 0.3668 val_loss: 2.4809 time(s): 335.9 s``).
+        A figure records carry unchanged from one to the next (litgpt's ``val: 1.057`` on each line since its
+        evaluation), or one first printed, was evaluated since the record before: its step is not this one."""
+        return label in self._record_evals and label not in self._carried_evals
+
     def _step(self, line: _Line, events: list[Event]) -> None:
         readings = self._own_elapsed(self._running_time(line.readings))
         got: dict[Field, Reading] = {}
@@ -2933,22 +2980,28 @@ class GenericParser(StepLines[_Line]):
                 and above_rate(step_seconds, its.value)):
             step_seconds, seconds_note = 1.0 / its.value, rate_note(step_seconds)  # (``seconds: 123.0 … it/s: 0.81``)
         split = split_scores(line.text) if not line.train else []
+        printed: dict[str, float] = {}  # this record's evaluation figures, changed or not
         for label, value in split:
             # (each split's score in the order printed, those the grammar reads as none too: ``Train: 0.83``, OGB's
             # ``Valid: 92.50%``)
+            printed[label] = value
             if back or line.evaluation or self._evals.get(label) != value:
                 self._evals[label] = value
                 own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
+                own = own or self._record_own_eval(label)
                 events.append(EvalResult(at=line.at, name=label, value=value, step=step if back or own else None))
         scored = {label for label, _ in split}
         for r in readings:
             if r.field is Field.EVAL_LOSS:
                 label = _eval_label(r.name, line.text)
+                if label not in scored:
+                    printed[label] = r.value
                 # (an evaluation line that is the run's position prints this step's figures, the same or not)
                 if label not in scored and (back or line.evaluation or self._evals.get(label) != r.value):
                     self._evals[label] = r.value
                     # (on a loop's line an epoch, the figures beside it are that epoch's)
                     own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
+                    own = own or self._record_own_eval(label)
                     at_step = step if back or own else None
                     events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
         rates: list[tuple[str, float]] = []
@@ -2977,14 +3030,19 @@ class GenericParser(StepLines[_Line]):
                     back or line.evaluation or self._evals.get(_named_label(named, line.text)) != named.value):
                 self._evals[_named_label(named, line.text)] = named.value
                 own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
+                own = own or self._record_own_eval(_named_label(named, line.text))
                 events.append(EvalResult(at=line.at, name=_named_label(named, line.text), value=named.value,
                                          step=step if back or own else None))
+            if named.kin is Kin.EVAL and _named_label(named, line.text) not in scored:
+                printed.setdefault(_named_label(named, line.text), named.value)
         if loss is None and not line.evaluation and Field.EVAL_LOSS not in got and (
                 perplexity := training_perplexity(line.text)) is not None:
             # A record that prints its training perplexity and no loss (OpenNMT's ``… ; Perplexity 8.28``, sockeye's
             # ``perplexity=38.275190``): the run's training figure, under its own name
             rates.append((TRAIN_PERPLEXITY, perplexity))
         self._last, self._eval_positions = (step, epoch), False
+        self._carried_evals.update(label for label, value in printed.items() if self._record_evals.get(label) == value)
+        self._record_evals = printed
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)
         percent = got.get(Field.PERCENT)
         mfu, mfu_note = _mfu(got.get(Field.MFU), tokens_per_second, step_seconds)
