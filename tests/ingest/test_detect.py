@@ -760,6 +760,8 @@ REAL_FORMATS = {
     "generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log": "generic",
     "generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log": "generic",
     "generic-dgl-graphbolt-disk-based-feature-readme-unsized-training-bars-epochs-0-2.log": "generic",
+    "generic-xlnet-finetuning-post-epochs-bar-alone-train-loss-prints-epochs-4-of-4-done.log": "generic",
+    "generic-grace-results-epochs-bar-alone-at-its-end-epochs-200-of-200-done.log": "generic",
 }
 
 
