@@ -2329,6 +2329,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-keys-values-issue97-litgpt-style-val-loss-valid-carried-between-val-lines-iter-170-180.log",
      T0, T0, "step 180 · 86 steps/h", "training",
      {"step": 180, "loss": 26.5, "step_seconds": 40.385, "eval": {"val_loss": {"value": 11.653, "step": 180}}}),
+    # An epochs bar drawn alone (``trange(epochs, desc="Epoch")`` over a loop that draws no bar): the run's record counted
+    # in epochs, its s/it the epoch's time; at its total the run done. XLNet's fine-tune: epoch 4/4, 260.69 s an epoch,
+    # the last ``Train loss:`` printed
+    ("generic-xlnet-finetuning-post-epochs-bar-alone-train-loss-prints-epochs-4-of-4-done.log", T0, "end",
+     "done · epoch 4/4", "done",
+     {"step": 4, "total_steps": 4, "step_seconds": 260.69, "loss": 0.15859863031423685, "finished": True}),
+    # … GRACE's ``tqdm(range(num_epochs), desc="Epochs")``, drawn only at its end: epoch 200/200, 6.69 it/s an epoch's pace
+    ("generic-grace-results-epochs-bar-alone-at-its-end-epochs-200-of-200-done.log", T0, "end",
+     "done · epoch 200/200", "done",
+     {"step": 200, "total_steps": 200, "step_seconds": 1 / 6.69, "loss": None, "finished": True}),
 ]  # fmt: skip
 
 
@@ -2925,6 +2935,9 @@ GENERIC_READ = {
         "step, total, epoch, loss, lr, step time, eval",
     "generic-keys-values-issue97-litgpt-style-val-loss-valid-carried-between-val-lines-iter-170-180.log":
         "step, epoch, loss, step time, eval",
+    "generic-xlnet-finetuning-post-epochs-bar-alone-train-loss-prints-epochs-4-of-4-done.log":
+        "step, total, epoch, loss, step time, ETA, eval",
+    "generic-grace-results-epochs-bar-alone-at-its-end-epochs-200-of-200-done.log": "step, total, epoch, step time, ETA",
 }  # fmt: skip
 
 

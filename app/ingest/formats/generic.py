@@ -496,6 +496,8 @@ class _Line:
     before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
     epochs_bar: bool = False  # nested bars' outer bar: its count the epochs done
     epochs_done: bool = False  # the outer bar at its total: the run's end, its last epoch's batches its own
+    # The outer bar's epochs done as the run's record an epoch, where no inner bar is drawn under it (``_outer_bar``)
+    record: _Line | None = None
     anew: bool = False  # a line read again once a later one showed what its numbers are: the run's count starts from it
     starts_from: tuple[str, int] | None = None  # a start line's step training starts from, with its unit's word (banner.py)
     # A held block's record handed on (in part) at a batch's end, or the rest of it: the events its block gave so far,
@@ -620,6 +622,7 @@ class GenericParser(StepLines[_Line]):
         # Under nested bars' outer bar: whether the last inner training bar was full. The outer bar is redrawn only when
         # something is printed over it, so an inner bar that starts again after a full one is the next epoch's
         self._inner_full: bool | None = None  # (None: no outer bar read)
+        self._bar_drawn = False  # a training bar read: an epochs bar is then an outer bar over it, never the run's record
         self._validating: tuple[int, int] | None = None  # Lightning's validation bar under way: (its total, its count)
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
         self._box: list[str] = []  # the cells of a box-drawn table's rows since its last border
@@ -2256,6 +2259,11 @@ class GenericParser(StepLines[_Line]):
             said = next(r for r in reversed(line.readings) if r.field is Field.EPOCH)
             if line.epochs_bar:
                 self._inner_full = False  # (the outer bar said the epochs done: the inner bars after it are that epoch's)
+                if line.record is not None and not self._bar_drawn:
+                    # (drawn alone, no inner bar under it: its count is the run's, a record an epoch, its s/it the epoch's)
+                    self._epoch = said
+                    self._step(line.record, events)
+                    return
             lr = _first(line.readings, Field.LR)
             average = epoch_average(line.text)
             if average:  # (a MetricLogger's ``Epoch: [43] Total time: 0:00:06 (0.2151 s / it)``)
@@ -2364,6 +2372,7 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "step":
             if self._inner_full is not None and line.bar is not None and line.bar.total is not None:
                 self._inner_bar(line)
+            self._bar_drawn = self._bar_drawn or line.bar is not None
             self._step(line, events)
             if self._timed_epoch is not None:
                 self._epoch_timed(events)
@@ -3670,15 +3679,21 @@ def _epochs_bar(m: re.Match[str], at: float | None, s: str) -> _Line:
 def _outer_bar(m: re.Match[str], epochs: _Line, at: float | None, s: str) -> _Line:
     """Nested bars' outer bar drawn alone (``_EPOCHS_BAR``): the epochs done of the run's, at its total the run's end;
     with its own loss after its count (``Epoch:  40%|…| 4/10 [00:40<01:00, 10.00s/it, loss=0.5]``), the run's record an
-    epoch, at the epochs done."""
+    epoch, at the epochs done. Without one it is that record too while no inner bar is drawn under it (``for epoch in
+    trange(epochs, desc="Epoch")`` over a loop that draws none): ``epochs.record``, its s/it the epoch's time."""
     done, planned = int(m.group("n")), int(m.group("m"))
     figures = pairs(m.group("post") or "", [])
+    readings = [*epochs.readings, Reading(Field.STEP, "epoch", float(done), planned), *figures]
+    drawn = _bar(m)
+    if drawn.step_seconds is not None:
+        readings.append(Reading(Field.STEP_TIME, "epoch time", drawn.step_seconds))
+    if drawn.eta is not None:
+        readings.append(Reading(Field.ETA, "remaining", drawn.eta))  # (the epochs left, at the bar's pace)
+    record = _Line("step", at, readings, text=s)
     if any(r.field is Field.LOSS for r in figures):
-        readings = [*epochs.readings, Reading(Field.STEP, "epoch", float(done), planned), *figures]
-        drawn = _bar(m)
-        if drawn.step_seconds is not None:
-            readings.append(Reading(Field.STEP_TIME, "epoch time", drawn.step_seconds))
-        return _Line("step", at, readings, text=s)
+        return record
+    if done > 0:  # (at 0 no epoch is done: no record, the inner bars after it, if any, that first epoch's)
+        epochs.record = record
     if done >= planned > 0:
         return _Line("end", at, text=s, before=epochs, epochs_done=True)
     return epochs

@@ -103,3 +103,53 @@ def test_an_epoch_s_record_naming_its_splits_scores_is_that_epoch_s_evaluation_a
     assert [(r.name, r.value) for r in got if isinstance(r, EvalResult)] == [("approx. train", 0.5776),
                                                                                ("approx. val", 0.6248)]
     assert [f.loss for f in got if isinstance(f, StepFigures)] == [1.4154]  # (never the val figure as a loss)
+
+
+# An epochs bar drawn alone: ``for epoch in trange(10, desc="Epoch")`` over a loop that draws no bar of its own. With no
+# inner bar under it, its count is the run's, a record an epoch, its s/it the epoch's time and its time left the trainer's.
+EPOCHS_ALONE = [f"Epoch:  {10 * n}%|{'█' * n}{' ' * (10 - n)}| {n}/10 [00:{10 * n}<0{(100 - 10 * n) // 60}:"
+                f"{(100 - 10 * n) % 60:02d}, 10.00s/it]" for n in (1, 2, 3, 4)]
+
+
+def test_an_epochs_bar_drawn_alone_is_the_run_s_record_an_epoch() -> None:
+    assert EPOCHS_ALONE[-1] == "Epoch:  40%|████      | 4/10 [00:40<01:00, 10.00s/it]"
+    got = events(EPOCHS_ALONE)
+    records = [e for e in got if isinstance(e, TrainStep)]
+    assert [(s.step, s.total_steps, s.epoch, s.epoch_total) for s in records] == [
+        (1, 10, 1.0, 10), (2, 10, 2.0, 10), (3, 10, 3.0, 10), (4, 10, 4.0, 10)]
+    last = records[-1]
+    assert (last.step_seconds, last.trainer_eta_seconds, last.loss) == (10.0, 60.0, None)
+    assert not any(isinstance(e, StageEnd) for e in got)
+
+
+def test_an_epochs_bar_drawn_alone_at_its_total_ends_the_run_at_its_last_epoch() -> None:
+    got = events([*EPOCHS_ALONE, "Epoch: 100%|██████████| 10/10 [01:40<00:00, 10.00s/it]"])
+    last = [e for e in got if isinstance(e, TrainStep)][-1]
+    assert (last.step, last.total_steps, last.step_seconds) == (10, 10, 10.0)
+    assert any(isinstance(e, StageEnd) and not e.evaluation for e in got)
+
+
+def test_an_epochs_bar_at_0_is_no_record() -> None:
+    # (no epoch done yet: nothing to place; the inner bars after it, if any, are that first epoch's)
+    assert steps(events(["Epoch:   0%|          | 0/10 [00:00<?, ?it/s]"])) == []
+
+
+def test_the_first_epochs_bar_at_0_then_inner_bars_reads_as_nested() -> None:
+    got = events(["Epoch:   0%|          | 0/10 [00:00<?, ?it/s]", INNER_HALF, INNER_FULL,
+                  "Epoch:  10%|█         | 1/10 [00:23<03:27, 23.10s/it]", INNER_HALF])
+    # (the epochs bar redrawn after inner bars is their outer bar: no record of 1 epoch among the batches)
+    assert steps(got) == [(210, 0.0, 10), (420, 0.0, 10), (210, 1.0, 10)]
+
+
+def test_an_inner_bar_drawn_after_epochs_bars_alone_turns_them_into_its_outer_bar() -> None:
+    got = events([*EPOCHS_ALONE[:2], INNER_HALF, INNER_FULL, "Epoch:  30%|███       | 3/10 [01:10<02:43, 23.31s/it]",
+                  INNER_HALF])
+    # (the epochs alone a record each; the inner bar under the second then that epoch's batches, the outer bar's next
+    # redraw no record of the run's, the inner bars after it its epoch's)
+    assert steps(got) == [(1, 1.0, 10), (2, 2.0, 10), (210, 2.0, 10), (420, 2.0, 10), (210, 3.0, 10)]
+
+
+def test_an_epochs_bar_on_the_line_of_an_inner_bar_is_no_record() -> None:
+    got = events([OUTER_AT_0, ("Epoch:  33%|███▎      | 1/3 [00:23<00:46, 23.10s/it]Iteration:  50%|█████     | "
+                               "210/420 [00:11<00:11, 18.06it/s]")])
+    assert [step for step, _, _ in steps(got)] == [210]  # (the inner bar's batches alone: no record of 1 epoch before)
