@@ -342,8 +342,9 @@ EPOCH_SECONDS = "epoch_seconds"
 # A StepFigures' figure beside its EPOCH_SECONDS: the epoch that time is of, where the line says (PyTorch-Ignite's
 # ``Epoch[5] Complete. Time taken: 00:00:09``, printed before or after that epoch's own records).
 TIMED_EPOCH = "timed_epoch"
-# A StepFigures' figure: the whole run's seconds as the trainer's engine timed it, printed as the run ended
-# (PyTorch-Ignite's ``Engine run complete. Time taken: 00:01:45.348`` right before its launcher's ``End of run``).
+# A StepFigures' figure: the whole run's seconds as printed when the run ended (PyTorch-Ignite's ``Engine run complete.
+# Time taken: 00:01:45.348`` right before its launcher's ``End of run``; the transfer-learning tutorial's ``Training
+# complete in 24m 31s``, ``Total training time: 0:10:28``: app/ingest/formats/run_time.py). A step after it drops it.
 RUN_SECONDS = "run_seconds"
 # A TrainStep's figure: the seconds a logging hook printed for its interval, the steps since its record before, where
 # the log prints no record before it to span those steps (TF Estimator's ``loss = 1.87, step = 31601 (182.200 sec)``

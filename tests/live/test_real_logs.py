@@ -1305,10 +1305,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 0/1 · 50/1251 in the epoch · …", "measuring",
      {"step": 50, "total_steps": 1251, "loss": 2.6703, "data": epoch(0.0)}),
     # fastai's fit table, its rows from 0: row 9 is the tenth epoch done; the accuracy after the validation loss the
-    # validation's; the epoch's time 47:31
+    # validation's; the epoch's time 47:31; fastai's ``Total time: 7:54:45``, printed once fit returned, the whole run's
+    # time (7 × 3600 + 54 × 60 + 45 = 28485 s)
     ("generic-fastai-multifit-qrnn-ja-1152-lm-table-rows-0-to-9-mm-ss-times-then-total-time.log", T0, "end",
      "epoch 10 · 1.2 epochs/h", "training",
-     {"step": 10, "loss": 3.503373, "step_seconds": 2851.0, "data": epoch(10.0),
+     {"step": 10, "loss": 3.503373, "step_seconds": 2851.0, "data": epoch(10.0), "figures": {"run_seconds": 28485.0},
       "eval": {"val_loss": {"value": 3.515034, "step": 10}, "valid_accuracy": {"value": 0.499575, "step": 10}}}),
     # the same table from a notebook, with tabs, under fastprogress' master bar ``[4/25 …]``: rows 0-3, 4 epochs done
     ("generic-fastai-tsai-issue639-notebook-master-bar-4-of-25-tab-table-rows-0-to-3-nan.log", T0, "end",
@@ -2339,6 +2340,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-grace-results-epochs-bar-alone-at-its-end-epochs-200-of-200-done.log", T0, "end",
      "done · epoch 200/200", "done",
      {"step": 200, "total_steps": 200, "step_seconds": 1 / 6.69, "loss": None, "finished": True}),
+    # the PyTorch transfer-learning tutorial's prints (epochs counted from 0, "74/74" the 75th), then its ``Training
+    # complete in 2m 43s``: the run's end in those words and the whole run's time (2 × 60 + 43 = 163 s), shown as printed,
+    # no step's nor an epoch's; the excerpt begins at epoch 73, so no mean an epoch is derived
+    ("generic-transfer-learning-tutorial-costalferz-leaf-disease-readme-epochs-73-74-of-74-training-complete-in-2m-43s.log",
+     T0, "end", "done · epoch 74/74", "done",
+     {"step": 74, "total_steps": 74, "loss": 0.0004, "step_seconds": None, "data": epoch(74.0), "finished": True,
+      "figures": {"run_seconds": 163.0}}),
 ]  # fmt: skip
 
 
@@ -2938,6 +2946,8 @@ GENERIC_READ = {
     "generic-xlnet-finetuning-post-epochs-bar-alone-train-loss-prints-epochs-4-of-4-done.log":
         "step, total, epoch, loss, step time, ETA, eval",
     "generic-grace-results-epochs-bar-alone-at-its-end-epochs-200-of-200-done.log": "step, total, epoch, step time, ETA",
+    "generic-transfer-learning-tutorial-costalferz-leaf-disease-readme-epochs-73-74-of-74-training-complete-in-2m-43s.log":
+        "step, total, epoch, loss, eval",
 }  # fmt: skip
 
 

@@ -102,6 +102,7 @@ from .prefix import LineTimes
 from .prose_figures import one_figure, prose_figure
 from .run_args import run_args
 from .run_clock import boosted_clock, finished_clock, value_elapsed
+from .run_time import run_seconds
 from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
@@ -1246,6 +1247,11 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, None
         if run_took is not None and s[:3] == "End" and _LAUNCHER_END.match(s):
             return Kind.FULL, _Line("run_time", at, text=s, named=(Named(Kin.ELAPSED, "run time", run_took, "Time taken"),))
+        if self._last is not None and (run_printed := run_seconds(s)) is not None:
+            # The whole run's time printed as it ended, after its steps (``Training complete in 24m 31s``,
+            # ``Training resnet-18 complete in 304m 5s``: run_time.py), and where its words say so (``_END``), its end.
+            what = "end" if _END.search(s) is not None else "run_time"
+            return Kind.FULL, _Line(what, at, text=s, named=(Named(Kin.ELAPSED, "run time", run_printed),))
         if "] Complete. Time taken: " in s and (engine_epoch := _ENGINE_EPOCH_DONE.search(s)) is not None:
             return Kind.FULL, self._engine_epoch(engine_epoch, at, s)
         if s[:6] == "Epoch " and ", Time Taken : " in s and (example_epoch := _EXAMPLES_EPOCH_TIME.match(s)) is not None:
@@ -2206,6 +2212,8 @@ class GenericParser(StepLines[_Line]):
                 self._full_epoch = None
             else:
                 self._planned_end(line, events)
+            if line.named and self._last is not None:
+                events.append(StepFigures(at=None, figures=((RUN_SECONDS, line.named[0].value),)))  # (its time, above)
             events.append(StageEnd(at=line.at, summary=line.text[:200]))
             self._ended = self._last
         elif line.what == "epoch_done" and self._epoch_open is not None and (

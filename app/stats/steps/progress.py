@@ -26,6 +26,7 @@ from itertools import accumulate, chain, compress, count, islice, repeat
 from typing import Any
 
 from ..events import (
+    RUN_SECONDS,
     AllReduceResult,
     CollabProgress,
     EvalResult,
@@ -611,6 +612,7 @@ class StepProgress:
         stage.eval_lines = False
         stage.end_eval_pass()
         stage.forget_said_end()
+        stage.figures.pop(RUN_SECONDS, None)  # (Stage.take of each: a run's time printed before them was no end)
         stage.exploded = False
         stage.diverged_at = stage.diverged_step = stage.diverged_epoch = None
         if stage.eval_diverged and last.loss is not None and math.isfinite(last.loss):
@@ -786,7 +788,7 @@ class StepProgress:
         previous = self._stage
         # (a stage's first line that counts its epoch says so alone: ``Epoch 1 complete [80%]  Loss: 0.431``)
         stage = Stage(name=event.stage, latest=event, step_time=t, moved_at=t, began_at=t,
-                      counts_epochs=epoch_counted(event))
+                      counts_epochs=epoch_counted(event), first_step=event.step)
         if (previous is not None and not event.ends_at_total and event.epoch is not None
                 and previous.epoch is not None and event.epoch > previous.epoch):
             # A new epoch's count of batches, not a restart: the last epoch's evaluation still stands

@@ -15,6 +15,7 @@ from ..events import (
     EPOCH_SECONDS,
     EPOCH_STEP_SECONDS,
     LOGGING_INTERVAL_SECONDS,
+    RUN_SECONDS,
     TIMED_EPOCH,
     SharedBar,
     StepFigures,
@@ -77,6 +78,7 @@ class Stage:
     # verl's epoch bar and its ``step:N`` records).
     before_latest: TrainStep | None = None
     start: float | None = None  # measurement start: when the first counted step began
+    first_step: int | None = None  # the count of the stage's first step line (the run's share a printed run time spans)
     tokens_since: float | None = None
     token_source: str | None = None  # "step" (each line carries tokens) or "counter" (HF)
     step_tokens: float | None = None  # tokens a step of the latest counted line (each line carries tokens)
@@ -285,6 +287,8 @@ class Stage:
         self.end_eval_pass()
         self.shared_bar = None
         self.forget_said_end()
+        if not amends:
+            self.figures.pop(RUN_SECONDS, None)  # (a step after a run's time printed: that time was not the run's end)
         if amends:
             # (the whole record's figures in place of its part's; a loss it gives where the part gave one is that
             # step's loss read again from the whole record, not one more logged: shown, not counted)

@@ -489,15 +489,48 @@ def no_time_read(stage: Stage) -> str:
         return f"only a logging interval's time printed, the {each}s it spans not,"
     run_seconds = finite(stage.figures.get(RUN_SECONDS))
     if run_seconds is not None and run_seconds > 0:
-        # (the trainer's engine timed the whole run, PyTorch-Ignite's ``Engine run complete. Time taken: 00:01:45.348``
-        # before its launcher's ``End of run``: shown as printed, no step's nor epoch's time)
-        return f"only the whole run's time printed ({seconds_text(run_seconds)}, as its engine timed it), no {each}'s,"
+        # (the whole run's time, printed as it ended: PyTorch-Ignite's ``Engine run complete. Time taken: 00:01:45.348``
+        # before its launcher's ``End of run``, the transfer-learning tutorial's ``Training complete in 24m 31s``; shown
+        # as printed, no step's nor epoch's time, its mean over the run's epochs or steps said to be derived)
+        return (f"only the whole run's time printed ({run_time_text(run_seconds)}, as printed"
+                f"{mean_over_run(stage, run_seconds)}), no {count_noun(stage)}'s,")
     if finite(stage.latest.trainer_eta_seconds) is not None:
         # (Keras' bar of ``ETA: 1:47`` alone: the time left, shown as the trainer's; a step's time only where two lines agree)
         # (where two lines agreed, a step's time worked out from it is shown below: said so, never "no step's time")
         told = f"a {each}'s time worked out from it" if eta_step_seconds(stage) is not None else f"no {each}'s time"
         return f"only the trainer's ETA printed, {told},"
     return "no duration or time read"  # (said before "for its 60 step lines", or inside brackets without the comma)
+
+
+def run_time_text(seconds: float) -> str:
+    """A whole run's printed time to the second: ``5 min 37 s``, ``5 h 04 min 5 s``."""
+    if seconds < 600:
+        return seconds_text(seconds)
+    whole = int(seconds + 0.5)
+    hours, minutes, rest = whole // 3600, whole // 60 % 60, whole % 60
+    said = f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+    return f"{said} {rest} s" if rest else said
+
+
+def mean_over_run(stage: Stage, run_seconds: float) -> str:
+    """``; ≈3.04 min an epoch over its 100, from the printed total``: the run's time over the epochs (or steps) it
+    covered, where the log shows them from the first (an epoch counted from 1, or from 0 to its printed last, the
+    transfer-learning tutorial's ``Epoch 0/24`` … ``Epoch 24/24``; a step from 1); else nothing. Derived, never a
+    measured rate: an excerpt that begins mid-run (``Epoch 73/74``) does not say how many the time spans, nor does a run
+    resumed from a checkpoint, nor an epoch 0 that may be an evaluation before the first epoch (Ignite's NMT tutorial)."""
+    first, last = stage.first_step, stage.latest.step
+    if first is None or stage.latest.logged:
+        return ""
+    if stage.counts_epochs:
+        from_zero = first == 0 and stage.latest.total_steps == last
+        covered = last + 1 if from_zero else last if first == 1 else 0
+    else:
+        covered = last if first == 1 and stage.latest.epoch is None else 0
+    if covered < 2:
+        return ""
+    mean = run_seconds / covered
+    said = (seconds_text(mean) if mean < 60 else f"{mean / 60:.3g} min" if mean < 3600 else f"{mean / 3600:.3g} h")
+    return f"; ≈{said} {'an' if count_noun(stage)[:1] in 'aeiou' else 'a'} {count_noun(stage)} over its {covered:,}, from the printed total"
 
 
 def run_details(run: RunFacts) -> list[str]:

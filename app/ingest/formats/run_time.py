@@ -1,0 +1,72 @@
+"""The whole run's time, printed once as the run ends: a duration beside a run-level word.
+
+The PyTorch transfer-learning tutorial's ``Training complete in 24m 31s`` (copied into many scripts, some naming their
+model: ``Training resnet-18 complete in 304m 5s``), ``Total training time: 0:10:28.642483`` (``str(timedelta)``, days
+included past one: ``1 day, 2:03:04``), ``Training took 123.4 seconds``, ``Finished training in 2h 3m``, ``Training
+time: 94.78s``: how long the whole run took, never one step's or one epoch's time. A line that names an epoch, a step,
+an iteration or a batch (``Epoch 3 complete in 1m 2s``, ``Epoch: [2] Total time: 0:02:52``) times that, not the run.
+A time with no unit printed (``Total Time: 94.78``) is not read here: its unit is the trainer's to say.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .fields import clock_seconds
+from .grammar import compound_seconds
+
+# A duration as such lines print it: a clock (``0:10:28.642483``, ``1 day, 2:03:04``), minutes and seconds
+# (``304m 5s``, ``2h 3m``, ``1h 2m 3s``), or one figure with its unit (``123.4 seconds``, ``14.35m``, ``217,540.703
+# seconds``).
+_DURATION = (
+    r"(?P<clock>(?:\d{1,4} days?, )?\d{1,4}:\d\d:\d\d)(?P<fraction>\.\d{1,9})?"
+    r"|(?P<compound>\d{1,6}(?:\.\d{1,6})?[hm](?: ?\d{1,6}(?:\.\d{1,6})?[ms]){1,2})"
+    r"|(?P<figure>\d[\d,]{0,12}(?:\.\d{1,9})?) ?(?P<unit>ms|secs?|seconds?|s|mins?|minutes?|m|hrs?|hours?|h)\b"
+)
+# What the whole run's time is said with, at the start of the message: the training (or the run) complete, finished,
+# done, or how long it took, maybe naming its model (one word: ``resnet-18``, never an epoch's or a step's word);
+# training finished; the training's (or run's) total time.
+_COUNTED = r"(?!(?:epochs?|steps?|iter\w*|batch\w*|rounds?|episodes?)\b)"
+_RUN_TIME = re.compile(
+    r"(?i)^[^\w\s]{0,4}\s{0,2}(?:"
+    rf"(?:total )?(?:training|train|the run|run)(?: {_COUNTED}[\w.+-]{{1,40}})? (?:is |was |has )?"
+    r"(?:complete|completed|finished|done|ended|over)(?: in| after)?"
+    r"|(?:training|train|the run|run) took"
+    r"|(?:finished|completed|done) (?:the )?(?:training|run)(?: in| after)?"
+    r"|total (?:training |train |run |elapsed |wall[- ]?clock )?time(?: taken| elapsed| spent)?"
+    r"|(?:training|train|run|wall[- ]?clock) time(?: taken| elapsed| spent)?"
+    r")\s?[:=]?\s{0,4}"
+    rf"(?:{_DURATION})"
+    r"(?:\s{0,2}\([^()]{0,60}\))?[.!]?\s*$"
+)
+# Where a logger's prefix ends (``[01/29 06:25:28 d2.engine.hooks]: ``, ``… - INFO - __main__ -   ``): the message.
+# A prefix that names what is counted (``Epoch: [251] Total time: 0:00:52``, MAE's MetricLogger) times that, no run.
+_MESSAGE_STARTS = ("]: ", " - ")
+_COUNTED_PREFIX = re.compile(r"(?i)\b(?:epoch|step|iter|batch|round|episode)")
+# The cheap test, on the lowered line.
+MAYBE = re.compile(r"train|run|total")
+
+
+def run_seconds(message: str) -> float | None:
+    """The seconds of the whole run's time that ``message`` prints as the run ended, or None."""
+    if MAYBE.search(message.lower()) is None:
+        return None
+    said = _RUN_TIME.match(message)
+    for start in _MESSAGE_STARTS:
+        if said is not None:
+            break
+        if start in message:
+            prefix, _, rest = message.rpartition(start)
+            said = None if _COUNTED_PREFIX.search(prefix) else _RUN_TIME.match(rest.lstrip())
+    if said is None:
+        return None
+    if said.group("clock") is not None:
+        whole = clock_seconds(said.group("clock"))
+        fraction = said.group("fraction")
+        return None if whole is None else whole + (float(fraction) if fraction else 0.0)
+    if said.group("compound") is not None:
+        return compound_seconds(said.group("compound"))
+    figure = float(said.group("figure").replace(",", ""))
+    unit = said.group("unit").lower()
+    scale = (0.001 if unit == "ms" else 1.0 if unit[0] == "s" else 60.0 if unit[0] == "m" else 3600.0)
+    return figure * scale
