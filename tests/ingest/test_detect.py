@@ -773,6 +773,13 @@ REAL_FORMATS = {
     "crash-logic-rl-issue18-actor-dead-worker-process-died-system-error.log": "generic",
     "crash-mmdetection-issue11265-cuda-error-unspecified-launch-failure-no-frames.log": "generic",
     "crash-comfyui-mvadapter-issue52-cuda-error-misaligned-address-no-frames.log": "generic",
+    "generic-yolov7-issue849-old-columns-all-row-above-epoch-row-32-33-of-4999.log": "generic",
+    "generic-ultralytics-issue7653-yolov8-epochs-44-46-of-1000-16-batches.log": "generic",
+    "generic-d2go-issue524-detectron2-events-iter-19-to-99-eta-2-min.log": "generic",
+    "generic-querydet-issue17-detectron2-events-level-after-name-iter-119-to-219.log": "generic",
+    "generic-mmengine-pr155-epoch-train-1-of-80-of-90-negative-test-loss.log": "generic",
+    "generic-fairseq-issue940-updates-445-to-645-mid-epoch-valid-at-600.log": "generic",
+    "generic-keras-magpie-issue183-epochs-1-7-of-10-6072-steps-ms-per-step.log": "generic",
 }
 
 
