@@ -780,6 +780,8 @@ REAL_FORMATS = {
     "generic-mmengine-pr155-epoch-train-1-of-80-of-90-negative-test-loss.log": "generic",
     "generic-fairseq-issue940-updates-445-to-645-mid-epoch-valid-at-600.log": "generic",
     "generic-keras-magpie-issue183-epochs-1-7-of-10-6072-steps-ms-per-step.log": "generic",
+    "eval-detectron2-issue4469-inference-done-2309-to-2427-of-6028-alone.log": "generic",
+    "eval-catseg-issue24-detectron2-inference-done-205-to-253-of-1276-alone.log": "generic",
 }
 
 

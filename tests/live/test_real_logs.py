@@ -2278,6 +2278,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 7/10 · 6072/6072 in the epoch · 207k steps/h", "training",
      {"step": 6072, "loss": 0.4234, "step_seconds": 0.016, "finished": False, "data": epoch(7.0),
       "eval": {"val_loss": {"value": 0.3898, "step": None}, "val_top_k_categorical_accuracy": {"value": 1.0, "step": None}}}),
+    # detectron2's evaluator counting its pass alone (``Inference done 2427/6028.``): an evaluation under way, its count
+    # the pass's, no training step and no rate (its s/iter and ETA the evaluation's)
+    ("eval-detectron2-issue4469-inference-done-2309-to-2427-of-6028-alone.log", T0, "end", "validation only",
+     "evaluating", {"step": None, "total_steps": None, "step_seconds": None, "finished": False}),
+    ("eval-catseg-issue24-detectron2-inference-done-205-to-253-of-1276-alone.log", T0, "end", "validation only",
+     "evaluating", {"step": None, "total_steps": None, "step_seconds": None, "finished": False}),
 ]  # fmt: skip
 
 
