@@ -793,6 +793,15 @@ REAL_FORMATS = {
     "generic-grace-results-epochs-bar-alone-at-its-end-epochs-200-of-200-done.log": "generic",
     "generic-transfer-learning-tutorial-costalferz-leaf-disease-readme-epochs-73-74-of-74-training-complete-in-2m-43s.log":
         "generic",
+    "generic-yolov7-issue849-old-columns-all-row-above-epoch-row-32-33-of-4999.log": "generic",
+    "generic-ultralytics-issue7653-yolov8-epochs-44-46-of-1000-16-batches.log": "generic",
+    "generic-d2go-issue524-detectron2-events-iter-19-to-99-eta-2-min.log": "generic",
+    "generic-querydet-issue17-detectron2-events-level-after-name-iter-119-to-219.log": "generic",
+    "generic-mmengine-pr155-epoch-train-1-of-80-of-90-negative-test-loss.log": "generic",
+    "generic-fairseq-issue940-updates-445-to-645-mid-epoch-valid-at-600.log": "generic",
+    "generic-keras-magpie-issue183-epochs-1-7-of-10-6072-steps-ms-per-step.log": "generic",
+    "eval-detectron2-issue4469-inference-done-2309-to-2427-of-6028-alone.log": "generic",
+    "eval-catseg-issue24-detectron2-inference-done-205-to-253-of-1276-alone.log": "generic",
 }
 
 

@@ -2347,6 +2347,44 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      T0, "end", "done · epoch 74/74", "done",
      {"step": 74, "total_steps": 74, "loss": 0.0004, "step_seconds": None, "data": epoch(74.0), "finished": True,
       "figures": {"run_seconds": 163.0}}),
+    # Vision trainers' own prints, read as printed (one each of YOLOv7, YOLOv8, detectron2 twice, mmengine, fairseq, Keras):
+    # YOLOv7's older columns, the validation's "all" row drawn above the next epoch's row, 2.57 s/it as printed
+    ("generic-yolov7-issue849-old-columns-all-row-above-epoch-row-32-33-of-4999.log", T0, T0,
+     "epoch 33/4999 · 295/295 in the epoch · 1.4k steps/h", "training",
+     {"step": 295, "loss": 0.0981, "step_seconds": 2.57, "finished": False, "data": epoch(33.0),
+      "eval": {"precision": {"value": 0.882, "step": None}, "recall": {"value": 0.0104, "step": None},
+               "mAP50": {"value": 0.0118, "step": None}, "mAP50-95": {"value": 0.00862, "step": None}}}),
+    # YOLOv8's table: no total loss, 2.83 it/s a batch, the last epoch's validation row
+    ("generic-ultralytics-issue7653-yolov8-epochs-44-46-of-1000-16-batches.log", T0, T0,
+     "epoch 46/1000 · 16/16 in the epoch · …", "measuring",
+     {"step": 16, "loss": None, "step_seconds": 1 / 2.83, "data": epoch(46.0),
+      "eval": {"precision": {"value": 0.955, "step": None}, "recall": {"value": 0.952, "step": None},
+               "mAP50": {"value": 0.958, "step": None}, "mAP50-95": {"value": 0.574, "step": None}}}),
+    # detectron2's events: the iteration as printed, its total_loss, its own time an iteration; no total printed
+    ("generic-d2go-issue524-detectron2-events-iter-19-to-99-eta-2-min.log", T0, "end", "step 99 · …", "measuring",
+     {"step": 99, "total_steps": None, "loss": 1.301, "step_seconds": 0.2854, "finished": False}),
+    ("generic-querydet-issue17-detectron2-events-level-after-name-iter-119-to-219.log", T0, "end", "step 219 · …",
+     "measuring", {"step": 219, "total_steps": None, "loss": 8.772, "step_seconds": 0.8113, "finished": False}),
+    # mmengine's Epoch(train) [1][80/90]: batch 80 of the epoch's 90, a test's loss below zero kept as printed
+    ("generic-mmengine-pr155-epoch-train-1-of-80-of-90-negative-test-loss.log", T0, T0,
+     "epoch 1 · 80/90 in the epoch · …", "measuring",
+     {"step": 80, "total_steps": 90, "loss": -47.0848, "step_seconds": 0.003, "data": epoch(1.0)}),
+    # fairseq: num_updates the step (not the epoch's batch 650), ups 0.5 -> 2 s, the validation at update 600
+    ("generic-fairseq-issue940-updates-445-to-645-mid-epoch-valid-at-600.log", T0, T0, "step 645 · 193M tok/h",
+     "training", {"step": 645, "loss": 10.902, "step_seconds": 2.0, "data": epoch(1.0),
+                  "eval": {"val_loss": {"value": 8.11425, "step": 600}, "valid_nll_loss": {"value": 6.8834, "step": 600},
+                           "valid_ppl": {"value": 118.06, "step": 600}}}),
+    # Keras 2 fit: epoch 7 of 10 (not done), 6072 steps at 16 ms as printed
+    ("generic-keras-magpie-issue183-epochs-1-7-of-10-6072-steps-ms-per-step.log", T0, T0,
+     "epoch 7/10 · 6072/6072 in the epoch · 207k steps/h", "training",
+     {"step": 6072, "loss": 0.4234, "step_seconds": 0.016, "finished": False, "data": epoch(7.0),
+      "eval": {"val_loss": {"value": 0.3898, "step": None}, "val_top_k_categorical_accuracy": {"value": 1.0, "step": None}}}),
+    # detectron2's evaluator counting its pass alone (``Inference done 2427/6028.``): an evaluation under way, its count
+    # the pass's, no training step and no rate (its s/iter and ETA the evaluation's)
+    ("eval-detectron2-issue4469-inference-done-2309-to-2427-of-6028-alone.log", T0, "end", "validation only",
+     "evaluating", {"step": None, "total_steps": None, "step_seconds": None, "finished": False}),
+    ("eval-catseg-issue24-detectron2-inference-done-205-to-253-of-1276-alone.log", T0, "end", "validation only",
+     "evaluating", {"step": None, "total_steps": None, "step_seconds": None, "finished": False}),
 ]  # fmt: skip
 
 
@@ -2948,6 +2986,15 @@ GENERIC_READ = {
     "generic-grace-results-epochs-bar-alone-at-its-end-epochs-200-of-200-done.log": "step, total, epoch, step time, ETA",
     "generic-transfer-learning-tutorial-costalferz-leaf-disease-readme-epochs-73-74-of-74-training-complete-in-2m-43s.log":
         "step, total, epoch, loss, eval",
+    "generic-yolov7-issue849-old-columns-all-row-above-epoch-row-32-33-of-4999.log":
+        "step, epoch, loss, step time, elapsed, ETA, eval",
+    "generic-ultralytics-issue7653-yolov8-epochs-44-46-of-1000-16-batches.log": "step, epoch, step time, elapsed, ETA, eval",
+    "generic-d2go-issue524-detectron2-events-iter-19-to-99-eta-2-min.log": "step, loss, lr, step time, ETA",
+    "generic-querydet-issue17-detectron2-events-level-after-name-iter-119-to-219.log": "step, loss, lr, step time, ETA",
+    "generic-mmengine-pr155-epoch-train-1-of-80-of-90-negative-test-loss.log": "step, total, epoch, loss, lr, step time, ETA",
+    "generic-fairseq-issue940-updates-445-to-645-mid-epoch-valid-at-600.log":
+        "step, epoch, loss, lr, grad norm, step time, tok/s, eval",
+    "generic-keras-magpie-issue183-epochs-1-7-of-10-6072-steps-ms-per-step.log": "step, epoch, loss, step time, eval",
 }  # fmt: skip
 
 

@@ -120,3 +120,46 @@ def test_an_epoch_s_evaluation_said_in_words_after_steps_that_named_no_epoch_is_
     assert (training["step"], training["total_steps"], training["data"]["epoch"]) == (240, 250, 2.0)
     assert training["loss"] == 0.85 and training["paused"] == "evaluation"
     assert abs(training["step_seconds"] - 6.0) < 1e-6
+
+
+# detectron2's evaluator counting its pass (``inference_on_dataset``: ``Inference done 11/500. …``) after its training
+# lines, dated the year-less way it prints them, the pass's own start line cut from the window. Composed: iterations 19
+# and 39 seven seconds apart, then the pass's batches 11 and 38 of 500; real: facebookresearch/detectron2 issue #4469 and
+# cvlab-kaist/CAT-Seg issue #24, the pass's lines alone, in tests/live/test_real_logs.py.
+D2_TRAINING = [
+    ("[05/01 10:00:00 d2.utils.events]:  eta: 0:03:35  iter: 19  total_loss: 1.36  loss_cls: 0.6522  time: 0.3636"
+     "  data_time: 0.1102  lr: 3.8e-06  max_mem: 433M"),
+    ("[05/01 10:00:07 d2.utils.events]:  eta: 0:03:14  iter: 39  total_loss: 1.353  loss_cls: 0.6354  time: 0.3633"
+     "  data_time: 0.0641  lr: 7.6e-06  max_mem: 433M"),
+]
+D2_INFERENCE = [
+    ("[05/01 10:00:15 d2.evaluation.evaluator]: Inference done 11/500. Dataloading: 0.0008 s/iter. Inference: 0.1869"
+     " s/iter. Eval: 0.0004 s/iter. Total: 0.1882 s/iter. ETA=0:01:32"),
+    ("[05/01 10:00:20 d2.evaluation.evaluator]: Inference done 38/500. Dataloading: 0.0008 s/iter. Inference: 0.1869"
+     " s/iter. Eval: 0.0004 s/iter. Total: 0.1882 s/iter. ETA=0:01:27"),
+]
+
+
+def test_detectron2_s_inference_count_after_the_steps_is_evaluating(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, D2_TRAINING + D2_INFERENCE, dated=True)
+    assert (data["status_line"], data["state"]) == ("step 39 · evaluating", "evaluating")
+    # 38 of its 500 batches, 13 s after the last step (10:00:07 to 10:00:20); the pass's 0.1882 s/iter no step's time
+    assert "Evaluating after step 39: 38/500 of its pass, no result yet · 13 s since then" in data["details"]
+    training = data["training"]
+    assert training["step"] == 39 and training["loss"] == 1.353 and training["step_seconds"] == 0.3633
+
+
+def test_detectron2_s_next_iteration_ends_the_pass(tmp_path: Path) -> None:
+    lines = [*D2_TRAINING, *D2_INFERENCE,
+             ("[05/01 10:02:00 d2.utils.events]:  eta: 0:03:00  iter: 59  total_loss: 1.329  loss_cls: 0.6168"
+              "  time: 0.3640  data_time: 0.0555  lr: 1.1e-05  max_mem: 433M")]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert data["state"] != "evaluating" and data["training"]["paused"] is None
+    assert data["training"]["step"] == 59 and data["training"]["loss"] == 1.329
+
+
+def test_detectron2_s_inference_count_alone_is_a_pass_under_way(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, D2_INFERENCE, dated=True)
+    assert (data["status_line"], data["state"]) == ("validation only", "evaluating")
+    assert data["details"][0] == "Only validation lines so far, no training step: validating, 38/500 batches"
+    assert data["training"]["step"] is None

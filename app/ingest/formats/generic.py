@@ -215,6 +215,10 @@ _EVAL_BEGUN = re.compile(
     r"(?:\s+(?:started|starts|begins)|\s+epoch\s+\d{1,6}|\s+at\s+\d{4}-\d\d-\d\d[T -]\d\d:\d\d:\d\d(?:\.\d+)?Z?"
     r"|\s+(?:the\s+model\s+)?(?:[a-z][\w-]{0,30}\s+){0,3}(?:on|of|for|at|after|in)\s+[^:=<>]{1,120}?)?"
     r"(?:\s+<[^<>]{1,200}>)?\s*(?:\.{1,3}|…|:|!)?$")
+# detectron2's evaluator as it goes (``inference_on_dataset``): ``Inference done 2309/6028. Dataloading: 0.0008 s/iter.
+# Inference: 0.1869 s/iter. Eval: 0.0004 s/iter. Total: 0.1882 s/iter. ETA=0:11:40``, before 2020 ``Inference done
+# 278/5000. 0.7071 s / img. ETA=0:55:49``: the pass's batches done of its total.
+_INFERENCE_DONE = re.compile(r"^Inference done (\d{1,9})/(\d{1,9})\.(?:\s|$)")
 # The epoch an evaluation's start names (``Epoch 3 evaluation``, ``… dataset in epoch 0 after 500 steps:``).
 _EVAL_EPOCH = re.compile(r"(?i)\bepoch\s+(\d{1,6})\b")
 # Caffe's solver before its ``Iteration N, Testing net (#0)`` (2014): ``Testing net`` after the iteration's training line,
@@ -1385,6 +1389,11 @@ class GenericParser(StepLines[_Line]):
             # (an output of the net tested after the last training line: that iteration's evaluation, by its index)
             output = Named(Kin.EVAL, f"test score {score.group(1)}", float(score.group(2)), f"Test score #{score.group(1)}")
             return Kind.FULL, _Line("tie", at, text=s, named=(output,))
+        if s[:15] == "Inference done " and (inferred := _INFERENCE_DONE.match(s)) is not None:
+            # an evaluation pass under way, after training steps or alone: its times and ETA are the evaluation's,
+            # none a training step's, its count the pass's, never the run's position
+            done, batches = int(inferred.group(1)), int(inferred.group(2))
+            return Kind.FULL, _Line("evaluating", at, bar=_Bar(done, batches, None, None, None), text=s)
         if self._last is not None and len(s) <= 240 and _EVAL_BEGUN.search(s):
             # an evaluation's start said after training steps (``Evaluating...``, YOLOX's ``Evaluate in main
             # process...``): its pass is under way until its result, a step line or the training said to go on
