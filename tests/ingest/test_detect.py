@@ -773,6 +773,7 @@ REAL_FORMATS = {
     "crash-logic-rl-issue18-actor-dead-worker-process-died-system-error.log": "generic",
     "crash-mmdetection-issue11265-cuda-error-unspecified-launch-failure-no-frames.log": "generic",
     "crash-comfyui-mvadapter-issue52-cuda-error-misaligned-address-no-frames.log": "generic",
+    "bert-pytorch-pretrained-run-classifier-sentiment-readme-eval-results-block-global-step-159.log": "generic",
 }
 
 
