@@ -802,6 +802,7 @@ REAL_FORMATS = {
     "generic-keras-magpie-issue183-epochs-1-7-of-10-6072-steps-ms-per-step.log": "generic",
     "eval-detectron2-issue4469-inference-done-2309-to-2427-of-6028-alone.log": "generic",
     "eval-catseg-issue24-detectron2-inference-done-205-to-253-of-1276-alone.log": "generic",
+    "bert-pytorch-pretrained-run-classifier-sentiment-readme-eval-results-block-global-step-159.log": "generic",
 }
 
 

@@ -1457,19 +1457,20 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": None, "total_steps": None, "loss": None, "steps_per_hour": None, "crash": None, "finished": True,
       "eval": {"eval_loss": {"value": 2.6309, "step": None}, "eval_accuracy": {"value": 0.2026, "step": None},
                "perplexity": {"value": 13.8861, "step": None}}}),
-    # the older scripts' ``***** Eval results *****`` block (BERT): the evaluation's end, its rows its figures, the
-    # checkpoint's ``global_step`` no step
+    # the older scripts' ``***** Eval results *****`` block (BERT): the evaluation's end, its rows its figures at the
+    # checkpoint's ``global_step`` (no step of a training this log shows)
     ("bert-google-research-bert-issue699-pretraining-eval-results-block-alone.log", T0, T0,
      "done · evaluation only", "done",
      {"step": None, "loss": None, "finished": True,
-      "eval": {"loss": {"value": 0.0, "step": None}, "masked_lm_accuracy": {"value": 0.0, "step": None},
-               "masked_lm_loss": {"value": 0.0, "step": None}, "next_sentence_accuracy": {"value": 0.0, "step": None},
-               "next_sentence_loss": {"value": 0.0, "step": None}}}),
+      "eval": {"loss": {"value": 0.0, "step": 9}, "masked_lm_accuracy": {"value": 0.0, "step": 9},
+               "masked_lm_loss": {"value": 0.0, "step": 9}, "next_sentence_accuracy": {"value": 0.0, "step": 9},
+               "next_sentence_loss": {"value": 0.0, "step": 9}}}),
+    # (Google BERT's run_classifier: the Estimator's ``loss`` beside ``eval_loss`` is the same evaluation's loss again,
+    # no figure of its own)
     ("bert-google-research-issue1717-run-classifier-eval-results-block-glog-and-tf-logger.log", T0, "end",
      "done · evaluation only", "done",
      {"step": None, "loss": None, "steps_per_hour": None, "finished": True,
-      "eval": {"eval_accuracy": {"value": 0.64705884, "step": None}, "eval_loss": {"value": 0.63068485, "step": None},
-               "loss": {"value": 0.63068485, "step": None}}}),
+      "eval": {"eval_accuracy": {"value": 0.64705884, "step": 0}, "eval_loss": {"value": 0.63068485, "step": 0}}}),
     # cryoNeFEN's ``[Train Epoch: 17/20] [900/6034 images] loss=…``: the epoch's images, said in images; its pace from the
     # clock an image's (100 images every ~23.6 s), never a step's, and never across the cropped gap of five hours
     ("generic-cryonefen-issue2-quoted-epoch-3-end-cropped-then-epoch-17-of-20-images-900-of-6034.log", T0, "end",
@@ -2162,10 +2163,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                "validation_bleu_smooth_2": {"value": 0.10276058920188186, "step": 1}}}),
     # Nested bars: the outer ``Epoch:`` bar counts the epochs done, the inner ``Iteration:`` bar that epoch's batches. An
     # inner bar at its total is its epoch's end, never the run's: the outer bar said 1/50, two inner bars filled after it
-    # (its next redraw, past the excerpt, says 3/50): epoch 2, 117/117 in it, training on (3.17 s/it as printed)
+    # (its next redraw, past the excerpt, says 3/50): epoch 2, 117/117 in it, training on (3.17 s/it as printed); the
+    # last ``***** Eval results *****`` block (its heading and rows glued to the Evaluating bar's redrawn tail) the dev
+    # set's evaluation, its ``loss`` the evaluation's (JointBERT's ``results = {"loss": eval_loss}``), no global_step
+    # printed (no step named: the latest's)
     ("generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log", T0, "end",
      "epoch 2/50 · 117/117 in the epoch · 1.1k steps/h", "training",
-     {"step": 117, "total_steps": None, "step_seconds": 3.17, "data": epoch(2.0), "finished": False}),
+     {"step": 117, "total_steps": None, "step_seconds": 3.17, "data": epoch(2.0), "finished": False,
+      "eval": {"intent_acc": {"value": 0.8442211055276382, "step": None}, "loss": {"value": 0.8402033448219299, "step": None},
+               "sementic_frame_acc": {"value": 0.6180904522613065, "step": None},
+               "slot_f1": {"value": 0.7611111111111112, "step": None},
+               "slot_precision": {"value": 0.791907514450867, "step": None},
+               "slot_recall": {"value": 0.732620320855615, "step": None}}}),
     # … the outer bar at its total (``Epoch: 100%|…| 1/1``): the run done, at its one epoch (1.50 it/s as printed)
     ("generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log", T0, "end",
      "done · epoch 1/1", "done",
@@ -2385,6 +2394,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "evaluating", {"step": None, "total_steps": None, "step_seconds": None, "finished": False}),
     ("eval-catseg-issue24-detectron2-inference-done-205-to-253-of-1276-alone.log", T0, "end", "validation only",
      "evaluating", {"step": None, "total_steps": None, "step_seconds": None, "finished": False}),
+    # pytorch-pretrained-bert's run_classifier results block: its figures at its global_step, its ``loss`` (the training's
+    # mean over the run, beside eval_loss) none of the evaluation's; the evaluation's example count and batch no total
+    ("bert-pytorch-pretrained-run-classifier-sentiment-readme-eval-results-block-global-step-159.log", T0, "end",
+     "done · evaluation only", "done",
+     {"step": None, "total_steps": None, "loss": None, "steps_per_hour": None, "finished": True,
+      "eval": {"eval_accuracy": {"value": 0.8643356643356643, "step": 159},
+               "eval_loss": {"value": 0.38533345030413735, "step": 159}}}),
 ]  # fmt: skip
 
 
@@ -2966,7 +2982,7 @@ GENERIC_READ = {
     "generic-monailabel-pr1333-ignite-trainer-evaluator-epoch-complete-time-taken-epochs-45-46.log": "step, epoch, loss",
     "generic-ignite-ai-nmt-tutorial-one-epoch-validation-metrics-engine-run-complete-end-of-run.log": "step, epoch, eval",
     "generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log":
-        "step, epoch, step time, elapsed, ETA",
+        "step, epoch, step time, elapsed, ETA, eval",
     "generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log":
         "step, epoch, step time, elapsed, ETA",
     "generic-dgl-graphbolt-disk-based-feature-readme-unsized-training-bars-epochs-0-2.log":

@@ -75,7 +75,6 @@ from .fields import (
     Kind,
     clean,
     clock_seconds,
-    describes_eval_run,
     epoch_average,
     finite,
     number,
@@ -100,6 +99,7 @@ from .lost_losses import lost_loss
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import one_figure, prose_figure
+from .results_blocks import REDRAWN_BAR_TAIL, ResultsBlock
 from .run_args import run_args
 from .run_clock import boosted_clock, finished_clock, value_elapsed
 from .run_time import run_seconds
@@ -469,10 +469,6 @@ class _Bar:
     unit: str | None = None  # what its count counts where the bar says it is no step (Keras' ``…us/sample``: ``sample``)
 
 
-# A results block's rows that are its bookkeeping, not figures of the model: the step or epoch of the checkpoint it
-# evaluated (BERT's ``global_step = 343``).
-_RESULTS_BOOKKEEPING = frozenset({"global_step", "step", "epoch"})
-
 
 @dataclass(slots=True)
 class _Line:
@@ -510,6 +506,7 @@ class _Line:
     amends: list[Event] | None = None
     continues: bool = False  # a logged record of figures written in prose, going on: this line adds to it (no new record)
     of_round: bool = False  # a batch that names no epoch, counted in the round its trainer ends in a line of its own
+    scored_step: int | None = None  # the step a results block's figures are at (its ``global_step``; None: the latest)
 
     def step_before(self, other: _Line) -> bool:
         """True when this step line's position is before ``other``'s (both read by the series: a count that ticks)."""
@@ -581,6 +578,7 @@ class GenericParser(StepLines[_Line]):
         # The lines are the rows of a block of a job's figures once it is over (shapes.py): "train" (HF's train metrics,
         # no figure read), "evaluation" (an evaluation's results, its figures read); None: no such block.
         self._metrics_block: str | None = None
+        self._results = ResultsBlock()  # an evaluation's results block's rows held (results_blocks.py)
         self._bare_times: list[float] = []  # the last bare ``time`` durations read, oldest first
         self._bare_places: list[float | None] = []  # … and the position each was read at
         self._time_is_clock = False  # … found to be the run's clock, not a step's time
@@ -710,6 +708,9 @@ class GenericParser(StepLines[_Line]):
             if line is not None:
                 line.amends = self._tagged_released
                 self.emit(line, events)
+        held = self._results_line()
+        if held is not None:
+            self.emit(held, events)  # (a results block's rows read so far: the log ends inside the block, or after it)
         table = self._vertical.close()
         if table is not None:
             if self._vertical.counted:
@@ -721,6 +722,16 @@ class GenericParser(StepLines[_Line]):
             if line is not None:
                 line.amends = self._table_released
                 self.emit(line, events)
+
+    def _results_line(self) -> _Line | None:
+        """The figures of an evaluation's results block held so far as one record (None when none is held): at the
+        block's ``global_step`` where it printed one and the run has not read past it, else at the latest step."""
+        figures, step, at = self._results.take()
+        if not figures:
+            return None
+        if step is not None and self._last is not None and step < self._last[0]:
+            step = None  # (a step the run's own count has passed: a count of another kind)
+        return _Line("scores", at, text="results", parts=figures, scored_step=step)
 
     def _classify_piece(self, text: str) -> tuple[Kind, _Line | None]:
         if self._tree.reading or TreeSummary.maybe(text):
@@ -1128,25 +1139,33 @@ class GenericParser(StepLines[_Line]):
         if s[:6] == "wandb:":
             return Kind.FULL, None  # wandb's own lines (its run summary's last values: the crash watch's, summaries.py)
         if self._metrics_block is not None:
-            block_row = METRICS_ROW.fullmatch(s) if " = " in s else None
+            row = REDRAWN_BAR_TAIL.sub("", s) if "|" in s else s
+            block_row = METRICS_ROW.fullmatch(row) if " = " in row else None
             if block_row is not None:
-                # (a row of it: the job's figures once it is over, never a step's; an evaluation's are its figures)
-                block_figure = number(block_row.group(2)) if self._metrics_block == "evaluation" else None
-                block_key = block_row.group(1)
-                if block_figure is None or block_key in _RESULTS_BOOKKEEPING or describes_eval_run(block_key):
-                    return Kind.FULL, None
-                return Kind.FULL, _Line("scores", at, text=s, parts=((block_key, block_figure),))
+                # (a row of it: the job's figures once it is over, never a step's; an evaluation's are its figures,
+                # held until the block ends: its ``global_step`` may come after them)
+                if self._metrics_block == "evaluation":
+                    self._results.row(block_row.group(1), block_row.group(2), at)
+                return Kind.FULL, None
             self._metrics_block = None
+            held = self._results_line()
+            if held is not None:
+                return _after(held, *self._classify_line(text, record))
         if s[:5] == "*****":
             # The HF Trainer's ``trainer.log_metrics`` blocks and the older scripts' ``***** Eval results *****``
             # (shapes.py): rows that sum a job up once it is over. Read as a record, a train block's ``epoch = 3.0`` and
-            # ``train_loss = 0.84`` would be a step of an epoch; an evaluation's block is that evaluation's end.
+            # ``train_loss = 0.84`` would be a step of an epoch; an evaluation's block is that evaluation's end. (A
+            # logger's heading printed over an evaluation's bar keeps the bar's tail after it: its own words are read.)
+            if "|" in s:
+                s = REDRAWN_BAR_TAIL.sub("", s)
             split = METRICS_HEADER.fullmatch(s)
             if split is not None and split.group(1) == "train":
                 self._metrics_block = "train"
                 return Kind.FULL, None
-            if (split is not None and split.group(1) in ("eval", "test", "predict")) or RESULTS_HEADER.fullmatch(s):
+            older = RESULTS_HEADER.fullmatch(s)
+            if (split is not None and split.group(1) in ("eval", "test", "predict")) or older is not None:
                 self._metrics_block = "evaluation"
+                self._results.begin(split.group(1) if split is not None else older.group(1) if older else "eval")
                 return Kind.FULL, _Line("evaluated", at, text=s)
         if s[:9] == "Train on ":
             train_on = _TRAIN_ON_SAMPLES.match(s)
@@ -2361,7 +2380,8 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "nan_loss":
             events.append(StepFigures(at=line.at, loss=math.nan, loss_note=LOSS_AFTER_LAST_STEP))
         elif line.what == "scores":
-            events.extend(EvalResult(at=line.at, name=name, value=value, closes=line.closes) for name, value in line.parts)
+            events.extend(EvalResult(at=line.at, name=name, value=value, step=line.scored_step, closes=line.closes)
+                          for name, value in line.parts)
         elif line.what == "evaluated":
             # An evaluation's results block begins (its figures follow): that evaluation is over; a job that trained
             # nothing ends with it
