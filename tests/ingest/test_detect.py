@@ -773,6 +773,14 @@ REAL_FORMATS = {
     "crash-logic-rl-issue18-actor-dead-worker-process-died-system-error.log": "generic",
     "crash-mmdetection-issue11265-cuda-error-unspecified-launch-failure-no-frames.log": "generic",
     "crash-comfyui-mvadapter-issue52-cuda-error-misaligned-address-no-frames.log": "generic",
+    "generic-deepspeed-issue697-timer-samplespersec-steps-130-240-rank-losses-at-200.log": "generic",
+    "hf-llasa-training-issue47-dicts-epoch-029-036-eval-runtime-only-dict.log": "hf-trainer",
+    "modded-nanogpt-pr65-val-loss-lines-only-steps-0-750-of-1480.log": "modded-nanogpt",
+    "verl-issue1208-taskrunner-step-2-timing-s-step-96s.log": "verl",
+    "generic-megatron-lm-transformerengine-fl-pr61-iterations-2-4-of-4-memory-line.log": "generic",
+    "hf-unsloth-issue1194-banner-total-steps-220-no-step-yet.log": "hf-trainer",
+    "nanochat-issue157-rtx4090-one-step-line-4245-of-21400.log": "nanochat",
+    "nanogpt-issue210-finetune-config-echo-max-iters-20-step-0.log": "nanogpt",
 }
 
 

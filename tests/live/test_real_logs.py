@@ -2246,6 +2246,28 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                  "crash": {"error": "RuntimeError: CUDA error: unspecified launch failure.", "at": T0}}),
     ("crash-comfyui-mvadapter-issue52-cuda-error-misaligned-address-no-frames.log", T0, T0, "no step yet · crashed",
      "crashed", {"step": None, "loss": None, "crash": {"error": "CUDA error: misaligned address", "at": T0}}),
+    # LLM trainers' own prints, read right as they are: DeepSpeed's timer lines (its "0/N" the epoch then the step) with one
+    # rank's loss of three; HF dicts with an eval dict of rates only; modded-nanogpt's val lines alone; verl's step record
+    # and its timing_s/step; Megatron-LM at its last iteration of 4; unsloth's banner before a step; nanochat's step line
+    ("generic-deepspeed-issue697-timer-samplespersec-steps-130-240-rank-losses-at-200.log", T0, "end", "step 240 · …",
+     "measuring", {"step": 240, "total_steps": None, "loss": 6.3836, "step_seconds": 37.278 / 110, "finished": False}),
+    ("hf-llasa-training-issue47-dicts-epoch-029-036-eval-runtime-only-dict.log", T0, T0, "epoch 0.36 · loss 0.458",
+     "measuring", {"step": None, "total_steps": None, "loss": 0.4575, "step_seconds": None, "eval": None}),
+    ("modded-nanogpt-pr65-val-loss-lines-only-steps-0-750-of-1480.log", T0, T0, "step 750/1480 · 13k steps/h", "training",
+     {"step": 750, "total_steps": 1480, "loss": None, "step_seconds": 0.26976,
+      "eval": {"val_loss": {"value": 3.5784, "step": 750}}}),
+    ("verl-issue1208-taskrunner-step-2-timing-s-step-96s.log", T0, T0, "step 2 · 37 steps/h", "training",
+     {"step": 2, "total_steps": None, "loss": 0.001, "step_seconds": 96.551, "finished": False}),
+    ("generic-megatron-lm-transformerengine-fl-pr61-iterations-2-4-of-4-memory-line.log", T0, "end", "done · step 4/4",
+     "done", {"step": 4, "total_steps": 4, "loss": 12.5052, "step_seconds": 0.5587, "finished": True, "crash": None}),
+    ("hf-unsloth-issue1194-banner-total-steps-220-no-step-yet.log", T0, T0, "waiting for first step", "working",
+     {"step": None, "total_steps": 220, "loss": None, "step_seconds": None}),
+    ("nanochat-issue157-rtx4090-one-step-line-4245-of-21400.log", T0, T0, "step 4245/21400 · …", "measuring",
+     {"step": 4245, "total_steps": 21400, "loss": 3.012123, "step_seconds": 13.77673, "finished": False}),
+    # nanoGPT's echo of the config it overrides with: max_iters its total; -100 % its MFU placeholder, no MFU
+    ("nanogpt-issue210-finetune-config-echo-max-iters-20-step-0.log", T0, T0, "step 0/20 · …", "measuring",
+     {"step": 0, "total_steps": 20, "loss": 4.8131, "step_seconds": 36.41071, "mfu": None,
+      "eval": {"train_loss": {"value": 4.1872, "step": 0}, "val_loss": {"value": 4.0326, "step": 0}}}),
 ]  # fmt: skip
 
 
@@ -2836,6 +2858,9 @@ GENERIC_READ = {
         "step, total, epoch, step time",
     "generic-pytorch-srgan-issue13-epoch-end-lines-4-6-of-100-generator-loss-content-advers-total-slashed.log": "step, epoch",
     "generic-transmogrifai-issue370-akka-dated-rounds-beside-xgboost-time-only-stamps.log": "step, loss",
+    "generic-deepspeed-issue697-timer-samplespersec-steps-130-240-rank-losses-at-200.log": "step, loss",
+    "generic-megatron-lm-transformerengine-fl-pr61-iterations-2-4-of-4-memory-line.log":
+        "step, total, loss, lr, grad norm, step time",
 }  # fmt: skip
 
 
