@@ -781,6 +781,7 @@ REAL_FORMATS = {
     "hf-unsloth-issue1194-banner-total-steps-220-no-step-yet.log": "hf-trainer",
     "nanochat-issue157-rtx4090-one-step-line-4245-of-21400.log": "nanochat",
     "nanogpt-issue210-finetune-config-echo-max-iters-20-step-0.log": "nanogpt",
+    "torchtitan-dudeperf3ct-blog-train-llm-part2-stamp-only-lines-steps-100-200.log": "torchtitan",
 }
 
 

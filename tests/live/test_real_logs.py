@@ -2268,6 +2268,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("nanogpt-issue210-finetune-config-echo-max-iters-20-step-0.log", T0, T0, "step 0/20 · …", "measuring",
      {"step": 0, "total_steps": 20, "loss": 4.8131, "step_seconds": 36.41071, "mfu": None,
       "eval": {"train_loss": {"value": 4.1872, "step": 0}, "val_loss": {"value": 4.0326, "step": 0}}}),
+    # torchtitan records each after a line of its time alone (a log viewer's export): those lines no records
+    ("torchtitan-dudeperf3ct-blog-train-llm-part2-stamp-only-lines-steps-100-200.log", T0, "end", "step 200 · …",
+     "measuring", {"step": 200, "total_steps": None, "loss": 8.1258, "step_seconds": 89.490 / 100, "finished": False}),
 ]  # fmt: skip
 
 
