@@ -803,6 +803,15 @@ REAL_FORMATS = {
     "eval-detectron2-issue4469-inference-done-2309-to-2427-of-6028-alone.log": "generic",
     "eval-catseg-issue24-detectron2-inference-done-205-to-253-of-1276-alone.log": "generic",
     "bert-pytorch-pretrained-run-classifier-sentiment-readme-eval-results-block-global-step-159.log": "generic",
+    "generic-deepspeed-issue697-timer-samplespersec-steps-130-240-rank-losses-at-200.log": "generic",
+    "hf-llasa-training-issue47-dicts-epoch-029-036-eval-runtime-only-dict.log": "hf-trainer",
+    "modded-nanogpt-pr65-val-loss-lines-only-steps-0-750-of-1480.log": "modded-nanogpt",
+    "verl-issue1208-taskrunner-step-2-timing-s-step-96s.log": "verl",
+    "generic-megatron-lm-transformerengine-fl-pr61-iterations-2-4-of-4-memory-line.log": "generic",
+    "hf-unsloth-issue1194-banner-total-steps-220-no-step-yet.log": "hf-trainer",
+    "nanochat-issue157-rtx4090-one-step-line-4245-of-21400.log": "nanochat",
+    "nanogpt-issue210-finetune-config-echo-max-iters-20-step-0.log": "nanogpt",
+    "torchtitan-dudeperf3ct-blog-train-llm-part2-stamp-only-lines-steps-100-200.log": "torchtitan",
 }
 
 

@@ -2401,6 +2401,31 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": None, "total_steps": None, "loss": None, "steps_per_hour": None, "finished": True,
       "eval": {"eval_accuracy": {"value": 0.8643356643356643, "step": 159},
                "eval_loss": {"value": 0.38533345030413735, "step": 159}}}),
+    # LLM trainers' own prints, read right as they are: DeepSpeed's timer lines (its "0/N" the epoch then the step) with one
+    # rank's loss of three; HF dicts with an eval dict of rates only; modded-nanogpt's val lines alone; verl's step record
+    # and its timing_s/step; Megatron-LM at its last iteration of 4; unsloth's banner before a step; nanochat's step line
+    ("generic-deepspeed-issue697-timer-samplespersec-steps-130-240-rank-losses-at-200.log", T0, "end", "step 240 · …",
+     "measuring", {"step": 240, "total_steps": None, "loss": 6.3836, "step_seconds": 37.278 / 110, "finished": False}),
+    ("hf-llasa-training-issue47-dicts-epoch-029-036-eval-runtime-only-dict.log", T0, T0, "epoch 0.36 · loss 0.458",
+     "measuring", {"step": None, "total_steps": None, "loss": 0.4575, "step_seconds": None, "eval": None}),
+    ("modded-nanogpt-pr65-val-loss-lines-only-steps-0-750-of-1480.log", T0, T0, "step 750/1480 · 13k steps/h", "training",
+     {"step": 750, "total_steps": 1480, "loss": None, "step_seconds": 0.26976,
+      "eval": {"val_loss": {"value": 3.5784, "step": 750}}}),
+    ("verl-issue1208-taskrunner-step-2-timing-s-step-96s.log", T0, T0, "step 2 · 37 steps/h", "training",
+     {"step": 2, "total_steps": None, "loss": 0.001, "step_seconds": 96.551, "finished": False}),
+    ("generic-megatron-lm-transformerengine-fl-pr61-iterations-2-4-of-4-memory-line.log", T0, "end", "done · step 4/4",
+     "done", {"step": 4, "total_steps": 4, "loss": 12.5052, "step_seconds": 0.5587, "finished": True, "crash": None}),
+    ("hf-unsloth-issue1194-banner-total-steps-220-no-step-yet.log", T0, T0, "waiting for first step", "working",
+     {"step": None, "total_steps": 220, "loss": None, "step_seconds": None}),
+    ("nanochat-issue157-rtx4090-one-step-line-4245-of-21400.log", T0, T0, "step 4245/21400 · …", "measuring",
+     {"step": 4245, "total_steps": 21400, "loss": 3.012123, "step_seconds": 13.77673, "finished": False}),
+    # nanoGPT's echo of the config it overrides with: max_iters its total; -100 % its MFU placeholder, no MFU
+    ("nanogpt-issue210-finetune-config-echo-max-iters-20-step-0.log", T0, T0, "step 0/20 · …", "measuring",
+     {"step": 0, "total_steps": 20, "loss": 4.8131, "step_seconds": 36.41071, "mfu": None,
+      "eval": {"train_loss": {"value": 4.1872, "step": 0}, "val_loss": {"value": 4.0326, "step": 0}}}),
+    # torchtitan records each after a line of its time alone (a log viewer's export): those lines no records
+    ("torchtitan-dudeperf3ct-blog-train-llm-part2-stamp-only-lines-steps-100-200.log", T0, "end", "step 200 · …",
+     "measuring", {"step": 200, "total_steps": None, "loss": 8.1258, "step_seconds": 89.490 / 100, "finished": False}),
 ]  # fmt: skip
 
 
@@ -3011,6 +3036,9 @@ GENERIC_READ = {
     "generic-fairseq-issue940-updates-445-to-645-mid-epoch-valid-at-600.log":
         "step, epoch, loss, lr, grad norm, step time, tok/s, eval",
     "generic-keras-magpie-issue183-epochs-1-7-of-10-6072-steps-ms-per-step.log": "step, epoch, loss, step time, eval",
+    "generic-deepspeed-issue697-timer-samplespersec-steps-130-240-rank-losses-at-200.log": "step, loss",
+    "generic-megatron-lm-transformerengine-fl-pr61-iterations-2-4-of-4-memory-line.log":
+        "step, total, loss, lr, grad norm, step time",
 }  # fmt: skip
 
 
