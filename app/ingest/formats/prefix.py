@@ -37,8 +37,12 @@ _LEVEL = r"(?:TRACE|DEBUG|INFO|SUCCESS|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)
 # logger); Ruby's ``%L``/``%3N`` in a Python format the same way. The time is whole seconds then.
 _CLOCK = r"(\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9})|[.,]%\d?[A-Za-z](?![A-Za-z]))?"
 # A date and time with the year first (ISO, python logging, loguru; mmengine's ``2024/01/02``), maybe
-# with a zone.
-_ISO = re.compile(rf"\[?(\d{{4}})[-/](\d\d)[-/](\d\d)[T ]{_CLOCK}(Z|[+-]\d\d:?\d\d)?\]?")
+# with a zone, glued (``Z``, ``+08:00``) or after a space, as ``%z``/``%Z`` print it (pino-pretty's ``[2019-11-28
+# 13:15:10.310 +0000] INFO``, cardano-db-sync's ``[2023-03-06 15:09:27.39 UTC] Starting epoch 38``): the zone is
+# applied, so a log whose lines print different zones keeps its order; a spaced one only before a space or the
+# bracket's end, never a figure of the message (``12:00:00 -1`` stays the message's).
+_ISO = re.compile(rf"\[?(\d{{4}})[-/](\d\d)[-/](\d\d)[T ]{_CLOCK}"
+                  rf"(Z|[+-]\d\d:?\d\d| [+-]\d\d:?\d\d(?=[\]\s])| (?:UTC|GMT)(?=[\]\s]))?\]?")
 # The same with dashes in the time, as a stamp safe in a file's name is written (``%Y-%m-%d %H-%M-%S``; steppy's logger:
 # ``2019-03-22 14-23-11 steps >>> epoch 0 batch 418 sum: 2.32141``); its groups are the colon form's.
 _ISO_DASHED = re.compile(r"\[?(\d{4})-(\d\d)-(\d\d)[T _](\d\d)-(\d\d)-(\d\d)(?:[.,](\d{1,9}))?(Z)?\]?")
@@ -391,8 +395,9 @@ class PrefixReader:
         hour, minute, second = int(m.group(4)), int(m.group(5)), int(m.group(6))
         if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and second < 60):
             return None
+        zone = zone.lstrip()
         offset = 0
-        if zone != "Z":
+        if zone[0] in "+-":
             digits = zone[1:].replace(":", "")
             offset = (int(digits[:2]) * 60 + int(digits[2:])) * 60 * (1 if zone[0] == "+" else -1)
         try:
