@@ -182,6 +182,8 @@ def _add_training(gauge: Callable[[str, str, Figure], None], training: TrainingV
     gauge("tokwatch_train_eta_seconds", "Seconds left to the last step, by tokwatch's measure.", training.eta_seconds)
     gauge("tokwatch_train_loss_spikes", "Times the logged loss spiked above its recent level (spikes.py).",
           training.loss_spikes)
+    gauge("tokwatch_train_loss_rising", "1 while the logged loss keeps rising, still a number (rising.py), else 0.",
+          None if training.loss_spikes is None else float(training.loss_rising is not None))
 
 
 def _add_swarm(gauge: Callable[[str, str, Figure], None], counter: Callable[[str, str, Figure], None],

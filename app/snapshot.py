@@ -188,6 +188,18 @@ class CrashView:
 
 
 @dataclass(frozen=True, slots=True)
+class LossRiseView:
+    """The loss rising, still a number (app/stats/steps/rising.py): its lowest before the rise and the newest, each at
+    its step (null in a log that numbers no step)."""
+
+    low: float
+    low_step: int | None
+    loss: float
+    step: int | None
+    records: int
+
+
+@dataclass(frozen=True, slots=True)
 class CollaborationView:
     """A hivemind collaboration's progress: its epoch, samples, peers and the next epoch's due time."""
 
@@ -306,6 +318,9 @@ class TrainingView:
     # Loss spikes that recovered or not (app/stats/steps/spikes.py): how many, and the steps the latest began at.
     loss_spikes: int | None = None
     loss_spike_steps: tuple[int, ...] = ()
+    # The loss rising, still a number (app/stats/steps/rising.py), while the details warn of it; else None (and absent
+    # from the JSON).
+    loss_rising: LossRiseView | None = None
     # "epoch" where each line of the log is an epoch (its step its epoch): ``step``, ``step_seconds`` and
     # ``steps_per_hour`` then count epochs; the log's own word where its count is no step (``episode``, a data unit
     # such as ``image``), ``pass`` for a pass's count; else None (and absent from the JSON). step_word says it.
@@ -352,6 +367,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
         del data["step_unit"]  # only a log whose lines are epochs carries one
     if view.step_said is None:
         del data["step_said"]  # only a position a crash or the run's closing lines name, no step line read, has one
+    if view.loss_rising is None:
+        del data["loss_rising"]  # only a loss the details warn is rising carries one
     if view.step_seconds_note is None:
         del data["step_seconds_note"]  # only a step time worked out from the trainer's own clock carries one
     if view.step is None:
@@ -362,7 +379,7 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
 
 
 _NESTED = frozenset({"eval", "figures", "data", "all_reduce", "errors", "collaboration", "crash", "grad_norm",
-                     "swarm", "loss_spike_steps"})
+                     "swarm", "loss_spike_steps", "loss_rising"})
 
 
 def training_from_dict(data: dict[str, Any]) -> TrainingView:
@@ -387,6 +404,7 @@ def training_from_dict(data: dict[str, Any]) -> TrainingView:
         figures=tuple((str(name), value) for name, value in figures.items()),
         data=part("data", DataView), all_reduce=part("all_reduce", AllReduceView), errors=part("errors", ErrorsView),
         collaboration=part("collaboration", CollaborationView), crash=part("crash", CrashView),
+        loss_rising=part("loss_rising", LossRiseView),
         swarm=_swarm_from_dict(data.get("swarm")),
         loss_spike_steps=tuple(int(step) for step in data.get("loss_spike_steps") or () if isinstance(step, int)),
     )

@@ -17,6 +17,7 @@ from ...snapshot import (
     DataView,
     ErrorsView,
     EvalView,
+    LossRiseView,
     SwarmView,
     TrainingView,
 )
@@ -35,7 +36,7 @@ from .stage import (
 )
 from .swarm import Swarm, SwarmFacts
 from .text import clock_step, round_text
-from .verdict import Verdict
+from .verdict import Line, Verdict
 
 
 def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors: Errors | None) -> TrainingView:
@@ -91,9 +92,19 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         errors=errors_view(errors),
         loss_spikes=stage.spikes.count if stage.spikes.recent else None,
         loss_spike_steps=() if latest.logged else tuple(stage.spikes.steps),  # (a count of dicts is no step)
+        loss_rising=rising_view(stage, v),
         step_unit="epoch" if stage.counts_epochs else latest.counter or (
             "pass" if counts_a_pass(latest, stage.epoch) else None),
     )
+
+
+def rising_view(stage: Stage, v: Verdict) -> LossRiseView | None:
+    """The loss rising, where the details warn of it (the verdict's LOSS_RISING)."""
+    rise = stage.rise.rising() if Line.LOSS_RISING in v.shows else None
+    if rise is None:
+        return None
+    logged = stage.latest.logged  # (a count of dicts is no step)
+    return LossRiseView(rise.low, None if logged else rise.low_step, rise.loss, None if logged else rise.step, rise.records)
 
 
 def before_steps_view(total_steps: int | None, pending: dict[str, tuple[float | None, int | None]],

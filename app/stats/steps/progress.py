@@ -619,13 +619,16 @@ class StepProgress:
             stage.eval_broken.update(stage.eval_diverged)  # (Stage.take_figures: the training outlived them)
             stage.eval_diverged.clear()
         stage.loss, stage.loss_note = last.loss, last.loss_note
+        epochs = run.column("epoch")
+        losses = run.step_losses(start, end)
+        stage.rise.take_many(steps, losses, None if epochs is None else epochs[start:end], stage.epoch)
         for name in ("lr", "grad_norm", "epoch"):  # (Stage.take_figures: the last a line printed)
             value = _last(run.column(name), start, end)
             if value is not None:
                 setattr(stage, name, value)
         if stage.offset:
             steps = tuple(step + stage.offset for step in steps)
-        stage.spikes.take_many(steps, run.step_losses(start, end))
+        stage.spikes.take_many(steps, losses)
 
     def _end_without_steps(self, t: float | None) -> None:
         """An end summary read with no step line before it (a tail that holds only the run's end):

@@ -24,6 +24,7 @@ from ..events import (
 )
 from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .intervals import IntervalWindow
+from .rising import LossRise
 from .spikes import Spikes
 
 RECENT_LINES = 21
@@ -153,6 +154,7 @@ class Stage:
     early_median: float | None = None  # their median, kept as they come (not sorted again at every step)
     exploded: bool = False  # the latest loss is EXPLODED_FACTOR × the early ones or more
     spikes: Spikes = field(default_factory=Spikes)  # loss spikes that recover (spikes.py)
+    rise: LossRise = field(default_factory=LossRise)  # a loss that keeps rising (rising.py)
     offset: int = 0  # the latest step's place on the run's one timeline is its step + this (timing.timeline_offset)
     line_stride: int | None = None  # steps between the latest two step lines taken one by one (untimed lines)
     # Each line's step is its epoch, and it moved from one line to the next (one line an epoch: CLTR's
@@ -322,6 +324,7 @@ class Stage:
                 self.diverged_epoch = event.epoch if event.epoch is not None else self.epoch
             self.loss, self.loss_note = event.loss, event.loss_note
             self.spikes.take(self.latest.step + self.offset, loss)
+            self.rise.take(self.latest.step, loss, event.epoch if event.epoch is not None else self.epoch)
         if event.lr is not None:
             self.lr = event.lr
         if event.grad_norm is not None:

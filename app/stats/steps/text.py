@@ -22,6 +22,7 @@ from ..events import (
 )
 from ..tracker import WARMUP_SECONDS
 from .health import Crash
+from .rising import Rise
 from .rules import FIRST_LINE_WAIT_SECONDS
 from .stage import (
     EXPLODED_FACTOR,
@@ -234,6 +235,9 @@ def details(
     lines.extend(all_reduce_lines(all_reduce))
     lines.extend(run_details(run))
     warning = [grad_warning] if Line.GRAD_WARNING in shows and grad_warning is not None else []
+    rise = stage.rise.rising() if Line.LOSS_RISING in shows else None
+    if rise is not None:
+        warning.append(rising_line(rise, stage))
     return top + _under_lead(body, v.lead, [*warning, *notes]) + lines
 
 
@@ -742,6 +746,22 @@ def spikes_line(stage: Stage) -> str:
     where = (f"the latest at {count_noun(stage)} {spikes.steps[-1]:,}" if spikes.steps and not stage.latest.logged
              else "the latest")
     return f"Loss spikes {spikes.count} ({where}, {'not recovered yet' if spikes.in_spike else 'recovered'})"
+
+
+def rising_line(rise: Rise, stage: Stage) -> str:
+    """``Warning: the loss is rising, from its lowest 11.97 at step 400 to 13.14 at step 2800`` (each step's epoch
+    where the two differ; no step where the log numbers none)."""
+    noun = count_noun(stage)
+
+    def at(step: int, epoch: float | None) -> str:
+        if stage.latest.logged:
+            return ""  # (a count of dicts is no step)
+        of = f" of epoch {epoch:g}" if epoch is not None and rise.low_epoch != rise.epoch and noun != "epoch" else ""
+        return f" at {noun} {step:,}{of}"
+
+    return (f"Warning: the loss is rising, from its lowest {text.loss_figure(rise.low)}{at(rise.low_step, rise.low_epoch)}"
+            f" to {text.loss_figure(rise.loss)}{at(rise.step, rise.epoch)} (each of its newest {rise.tail} of {rise.records}"
+            " records above that low, the newest the highest)")
 
 
 def figure_lines(figures: dict[str, float]) -> list[str]:

@@ -148,6 +148,7 @@ class Line(Enum):
     # notes on the run's health, under the lead line
     GRAD_WARNING = auto()
     LOSS_SPIKES = auto()  # the logged loss spiked above its recent level (spikes.py)
+    LOSS_RISING = auto()  # the logged loss keeps rising, still a number (rising.py): a warning, no state of its own
     # before the first step
     WAITING = auto()
     VALIDATION_ONLY = auto()
@@ -278,6 +279,9 @@ def decide(
         lead = Line.SWARM
     if stage.spikes.count and not is_diverged:
         shows.add(Line.LOSS_SPIKES)
+    if not is_diverged and not broken_shown and stage.rise.rising() is not None:
+        # A climb that is still a number: said beside the state, which it does not change (no nan, no explosion).
+        shows.add(Line.LOSS_RISING)
     return Verdict(
         state=state, since=since, status=status, shows=frozenset(shows), lead=lead if lead in shows else None,
         measure=m, stall=stall, eta_seconds=eta, trainer_eta_seconds=trainer_eta, crash=crash, broken=broken if broken_shown else None,
