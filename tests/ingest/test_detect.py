@@ -793,6 +793,7 @@ REAL_FORMATS = {
     "generic-grace-results-epochs-bar-alone-at-its-end-epochs-200-of-200-done.log": "generic",
     "generic-transfer-learning-tutorial-costalferz-leaf-disease-readme-epochs-73-74-of-74-training-complete-in-2m-43s.log":
         "generic",
+    "generic-nnunet-issue1084-epochs-9-to-11-this-epoch-took-train-validation-loss-dice.log": "generic",
 }
 
 

@@ -2347,6 +2347,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      T0, "end", "done · epoch 74/74", "done",
      {"step": 74, "total_steps": 74, "loss": 0.0004, "step_seconds": None, "data": epoch(74.0), "finished": True,
       "figures": {"run_seconds": 163.0}}),
+    # nnU-Net v1's dated epoch blocks: epoch 10's ``This epoch took 75.091225 s`` (no number: the epoch just recorded) is
+    # epoch 10's time as printed while epoch 11 trains; its train loss and validation loss epoch 11's
+    ("generic-nnunet-issue1084-epochs-9-to-11-this-epoch-took-train-validation-loss-dice.log", T0, "end",
+     "epoch 11 · …", "measuring",
+     {"step": 11, "total_steps": None, "loss": 0.2403, "step_seconds": None,
+      "figures": {"epoch_seconds": 75.091225}, "finished": False}),
 ]  # fmt: skip
 
 
@@ -2948,6 +2954,7 @@ GENERIC_READ = {
     "generic-grace-results-epochs-bar-alone-at-its-end-epochs-200-of-200-done.log": "step, total, epoch, step time, ETA",
     "generic-transfer-learning-tutorial-costalferz-leaf-disease-readme-epochs-73-74-of-74-training-complete-in-2m-43s.log":
         "step, total, epoch, loss, eval",
+    "generic-nnunet-issue1084-epochs-9-to-11-this-epoch-took-train-validation-loss-dice.log": "step, epoch, loss, eval",
 }  # fmt: skip
 
 
