@@ -2353,6 +2353,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 11 · …", "measuring",
      {"step": 11, "total_steps": None, "loss": 0.2403, "step_seconds": None,
       "figures": {"epoch_seconds": 75.091225}, "finished": False}),
+    # nnFormer on nnU-Net v1's trainer: epoch 0's ``This epoch took 110.988639 s`` is epoch 0's time as printed while
+    # epoch 1 trains
+    ("generic-nnformer-issue102-epoch-0-this-epoch-took-then-epoch-1-train-validation-loss.log", T0, "end",
+     "epoch 1 · …", "measuring",
+     {"step": 1, "total_steps": None, "loss": 0.4107, "step_seconds": None,
+      "figures": {"epoch_seconds": 110.988639}, "finished": False}),
 ]  # fmt: skip
 
 
@@ -2955,6 +2961,7 @@ GENERIC_READ = {
     "generic-transfer-learning-tutorial-costalferz-leaf-disease-readme-epochs-73-74-of-74-training-complete-in-2m-43s.log":
         "step, total, epoch, loss, eval",
     "generic-nnunet-issue1084-epochs-9-to-11-this-epoch-took-train-validation-loss-dice.log": "step, epoch, loss, eval",
+    "generic-nnformer-issue102-epoch-0-this-epoch-took-then-epoch-1-train-validation-loss.log": "step, epoch, loss, eval",
 }  # fmt: skip
 
 

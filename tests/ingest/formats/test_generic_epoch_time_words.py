@@ -2,7 +2,9 @@
 nor the run's.
 
 Real: tests/data/real/generic-nnunet-issue1084-epochs-9-to-11-this-epoch-took-train-validation-loss-dice.log
-(MIC-DKFZ/nnUNet#1084, nnU-Net v1's ``This epoch took 75.091225 s`` right after epoch 10's block). Composed: the copies of
+(MIC-DKFZ/nnUNet#1084, nnU-Net v1's ``This epoch took 75.091225 s`` right after epoch 10's block) and
+generic-nnformer-issue102-epoch-0-this-epoch-took-then-epoch-1-train-validation-loss.log (282857341/nnFormer#102, the
+same trainer's ``This epoch took 110.988639 s`` under nnFormer). Composed: the copies of
 the PyTorch transfer-learning tutorial that time each epoch (``Epoch 1 complete in 1m 2s``: 62 s) and TensorFlow's DCGAN
 tutorial's ``Time for epoch 1 is 12.5 sec`` beside batch records; every answer below worked out by hand from the lines.
 """
@@ -58,6 +60,13 @@ def test_nnunet_s_this_epoch_took_is_epoch_10_s_as_epoch_11_trains(tmp_path: Pat
                                        "dice.log"), dated=True)["details"]
     assert any(line.endswith("epoch 10 took 1 min 15 s (as printed)") for line in details)
     assert not any("step 1 min" in line or "75.09" in line for line in details)
+
+
+def test_nnformer_s_epoch_0_time_is_epoch_0_s_as_epoch_1_trains(tmp_path: Path) -> None:
+    """Epoch 0's ``This epoch took 110.988639 s`` (1 min 51 s), then epoch 1's train and validation loss."""
+    details = read_cold(tmp_path, body("generic-nnformer-issue102-epoch-0-this-epoch-took-then-epoch-1-train-validation-"
+                                       "loss.log"), dated=True)["details"]
+    assert any(line.endswith("epoch 0 took 1 min 51 s (as printed)") for line in details)
 
 
 def test_an_epoch_complete_in_beside_its_batches_is_that_epoch_s(tmp_path: Path) -> None:
