@@ -812,6 +812,8 @@ REAL_FORMATS = {
     "nanochat-issue157-rtx4090-one-step-line-4245-of-21400.log": "nanochat",
     "nanogpt-issue210-finetune-config-echo-max-iters-20-step-0.log": "nanogpt",
     "torchtitan-dudeperf3ct-blog-train-llm-part2-stamp-only-lines-steps-100-200.log": "torchtitan",
+    "generic-nnunet-issue1084-epochs-9-to-11-this-epoch-took-train-validation-loss-dice.log": "generic",
+    "generic-nnformer-issue102-epoch-0-this-epoch-took-then-epoch-1-train-validation-loss.log": "generic",
 }
 
 

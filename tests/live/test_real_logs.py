@@ -2426,6 +2426,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # torchtitan records each after a line of its time alone (a log viewer's export): those lines no records
     ("torchtitan-dudeperf3ct-blog-train-llm-part2-stamp-only-lines-steps-100-200.log", T0, "end", "step 200 · …",
      "measuring", {"step": 200, "total_steps": None, "loss": 8.1258, "step_seconds": 89.490 / 100, "finished": False}),
+    # nnU-Net v1's dated epoch blocks: epoch 10's ``This epoch took 75.091225 s`` (no number: the epoch just recorded) is
+    # epoch 10's time as printed while epoch 11 trains; its train loss and validation loss epoch 11's
+    ("generic-nnunet-issue1084-epochs-9-to-11-this-epoch-took-train-validation-loss-dice.log", T0, "end",
+     "epoch 11 · …", "measuring",
+     {"step": 11, "total_steps": None, "loss": 0.2403, "step_seconds": None,
+      "figures": {"epoch_seconds": 75.091225}, "finished": False}),
+    # nnFormer on nnU-Net v1's trainer: epoch 0's ``This epoch took 110.988639 s`` is epoch 0's time as printed while
+    # epoch 1 trains
+    ("generic-nnformer-issue102-epoch-0-this-epoch-took-then-epoch-1-train-validation-loss.log", T0, "end",
+     "epoch 1 · …", "measuring",
+     {"step": 1, "total_steps": None, "loss": 0.4107, "step_seconds": None,
+      "figures": {"epoch_seconds": 110.988639}, "finished": False}),
 ]  # fmt: skip
 
 
@@ -3039,6 +3051,8 @@ GENERIC_READ = {
     "generic-deepspeed-issue697-timer-samplespersec-steps-130-240-rank-losses-at-200.log": "step, loss",
     "generic-megatron-lm-transformerengine-fl-pr61-iterations-2-4-of-4-memory-line.log":
         "step, total, loss, lr, grad norm, step time",
+    "generic-nnunet-issue1084-epochs-9-to-11-this-epoch-took-train-validation-loss-dice.log": "step, epoch, loss, eval",
+    "generic-nnformer-issue102-epoch-0-this-epoch-took-then-epoch-1-train-validation-loss.log": "step, epoch, loss, eval",
 }  # fmt: skip
 
 

@@ -65,6 +65,7 @@ from .classes import (
 )
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
+from .epoch_time import epoch_time
 from .fairseq_lua import FairseqLuaRecords
 from .fields import (
     ENV_TIMESTEPS,
@@ -1277,6 +1278,16 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, _Line(what, at, text=s, named=(Named(Kin.ELAPSED, "run time", run_printed),))
         if "] Complete. Time taken: " in s and (engine_epoch := _ENGINE_EPOCH_DONE.search(s)) is not None:
             return Kind.FULL, self._engine_epoch(engine_epoch, at, s)
+        if "poch" in s and (epoch_in_words := epoch_time(s)) is not None:
+            # An epoch's own time said in words beside its epoch (``Epoch 3 complete in 1m 2s``, ``Time for epoch 4 is
+            # 12.5 sec``: epoch_time.py): that epoch's, shown as printed, no step's nor the run's; where its batches were
+            # counted short of their total, the epoch they were in is done
+            timed_no, timed_seconds = epoch_in_words
+            timed = _Line("epoch_time", at, [] if timed_no is None else [Reading(Field.EPOCH, "epoch", float(timed_no))],
+                          text=s, named=(Named(Kin.EPOCH_TIME, "epoch time", timed_seconds, "time"),))
+            if timed_no is not None and self._epoch_open is not None and self._epoch_open.epoch == timed_no:
+                timed.before = _Line("epoch_done", at, text=s)
+            return Kind.FULL, timed
         if s[:6] == "Epoch " and ", Time Taken : " in s and (example_epoch := _EXAMPLES_EPOCH_TIME.match(s)) is not None:
             epoch_took = number(example_epoch.group(2))
             return Kind.FULL, None if epoch_took is None else _Line(
@@ -2421,9 +2432,11 @@ class GenericParser(StepLines[_Line]):
         if line is None or self._last is None:
             return
         self._timed_epoch = None
-        # (undated: the engine's line is no record of the trainer's, its time none of the lines' the rate is measured by)
+        # (undated: the engine's line is no record of the trainer's, its time none of the lines' the rate is measured by;
+        # a line that names no epoch times the one just recorded)
+        epoch = line.readings[0].value if line.readings else self._last[1]
         events.append(StepFigures(at=None, figures=((EPOCH_SECONDS, line.named[0].value),
-                                                    (TIMED_EPOCH, line.readings[0].value))))
+                                                    *(() if epoch is None else ((TIMED_EPOCH, epoch),)))))
 
     def _inner_bar(self, line: _Line) -> None:
         """An inner bar under nested bars' outer one (``Iteration:`` under ``Epoch:``) is in the outer bar's epoch; one

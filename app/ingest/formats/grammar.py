@@ -594,3 +594,29 @@ def json_reading(key: str, value: object) -> Reading | None:
     if len(text) > 64:
         return None
     return read_pair(key, None, text, None, None)
+
+
+# A duration as a run's or an epoch's time is printed in words (run_time.py, epoch_time.py): a clock (``0:10:28.642483``, ``1 day, 2:03:04``), minutes and seconds
+# (``304m 5s``, ``2h 3m``, ``1h 2m 3s``), or one figure with its unit (``123.4 seconds``, ``14.35m``, ``217,540.703
+# seconds``).
+DURATION = (
+    r"(?P<clock>(?:\d{1,4} days?, )?\d{1,4}:\d\d:\d\d)(?P<fraction>\.\d{1,9})?"
+    r"|(?P<compound>\d{1,6}(?:\.\d{1,6})?[hm](?: ?\d{1,6}(?:\.\d{1,6})?[ms]){1,2})"
+    r"|(?P<figure>\d[\d,]{0,12}(?:\.\d{1,17})?) ?(?P<unit>ms|secs?|seconds?|s|mins?|minutes?|m|hrs?|hours?|h)\b"
+)
+# Where a logger's prefix ends (``[01/29 06:25:28 d2.engine.hooks]: ``, ``… - INFO - __main__ -   ``): the message.
+MESSAGE_STARTS = ("]: ", " - ")
+
+
+def duration_seconds(said: re.Match[str]) -> float | None:
+    """The seconds of the duration ``said`` matched with ``DURATION``'s groups, or None."""
+    if said.group("clock") is not None:
+        whole = clock_seconds(said.group("clock"))
+        fraction = said.group("fraction")
+        return None if whole is None else whole + (float(fraction) if fraction else 0.0)
+    if said.group("compound") is not None:
+        return compound_seconds(said.group("compound"))
+    figure = float(said.group("figure").replace(",", ""))
+    unit = said.group("unit").lower()
+    scale = (0.001 if unit == "ms" else 1.0 if unit[0] == "s" else 60.0 if unit[0] == "m" else 3600.0)
+    return figure * scale

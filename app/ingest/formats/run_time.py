@@ -12,17 +12,8 @@ from __future__ import annotations
 
 import re
 
-from .fields import clock_seconds
-from .grammar import compound_seconds
+from .grammar import DURATION, MESSAGE_STARTS, duration_seconds
 
-# A duration as such lines print it: a clock (``0:10:28.642483``, ``1 day, 2:03:04``), minutes and seconds
-# (``304m 5s``, ``2h 3m``, ``1h 2m 3s``), or one figure with its unit (``123.4 seconds``, ``14.35m``, ``217,540.703
-# seconds``).
-_DURATION = (
-    r"(?P<clock>(?:\d{1,4} days?, )?\d{1,4}:\d\d:\d\d)(?P<fraction>\.\d{1,9})?"
-    r"|(?P<compound>\d{1,6}(?:\.\d{1,6})?[hm](?: ?\d{1,6}(?:\.\d{1,6})?[ms]){1,2})"
-    r"|(?P<figure>\d[\d,]{0,12}(?:\.\d{1,9})?) ?(?P<unit>ms|secs?|seconds?|s|mins?|minutes?|m|hrs?|hours?|h)\b"
-)
 # What the whole run's time is said with, at the start of the message: the training (or the run) complete, finished,
 # done, or how long it took, maybe naming its model (one word: ``resnet-18``, never an epoch's or a step's word);
 # training finished; the training's (or run's) total time.
@@ -36,12 +27,10 @@ _RUN_TIME = re.compile(
     r"|total (?:training |train |run |elapsed |wall[- ]?clock )?time(?: taken| elapsed| spent)?"
     r"|(?:training|train|run|wall[- ]?clock) time(?: taken| elapsed| spent)?"
     r")\s?[:=]?\s{0,4}"
-    rf"(?:{_DURATION})"
+    rf"(?:{DURATION})"
     r"(?:\s{0,2}\([^()]{0,60}\))?[.!]?\s*$"
 )
-# Where a logger's prefix ends (``[01/29 06:25:28 d2.engine.hooks]: ``, ``… - INFO - __main__ -   ``): the message.
 # A prefix that names what is counted (``Epoch: [251] Total time: 0:00:52``, MAE's MetricLogger) times that, no run.
-_MESSAGE_STARTS = ("]: ", " - ")
 _COUNTED_PREFIX = re.compile(r"(?i)\b(?:epoch|step|iter|batch|round|episode)")
 # The cheap test, on the lowered line.
 MAYBE = re.compile(r"train|run|total")
@@ -52,21 +41,11 @@ def run_seconds(message: str) -> float | None:
     if MAYBE.search(message.lower()) is None:
         return None
     said = _RUN_TIME.match(message)
-    for start in _MESSAGE_STARTS:
+    for start in MESSAGE_STARTS:
         if said is not None:
             break
         if start in message:
             prefix, _, rest = message.rpartition(start)
             said = None if _COUNTED_PREFIX.search(prefix) else _RUN_TIME.match(rest.lstrip())
-    if said is None:
-        return None
-    if said.group("clock") is not None:
-        whole = clock_seconds(said.group("clock"))
-        fraction = said.group("fraction")
-        return None if whole is None else whole + (float(fraction) if fraction else 0.0)
-    if said.group("compound") is not None:
-        return compound_seconds(said.group("compound"))
-    figure = float(said.group("figure").replace(",", ""))
-    unit = said.group("unit").lower()
-    scale = (0.001 if unit == "ms" else 1.0 if unit[0] == "s" else 60.0 if unit[0] == "m" else 3600.0)
-    return figure * scale
+    return None if said is None else duration_seconds(said)
+
