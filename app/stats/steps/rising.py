@@ -11,8 +11,9 @@ below the earlier low, or its newest loss is not its highest. A run at too high 
 
 Why these figures: measured over every real log at hand (tests/data and earlier gatherings, 146 with ten
 losses or more), this flags only the run whose loss truly climbs; without the swing's bound it also flagged eleven
-records of a finetune whose per-step loss swings between 0.05 and 26 all run long (awslabs/keys_values issue 97). A rise alone says nothing of nan or
-of an explosion (stage.py's ``EXPLODED_FACTOR``): the state stays what it is, the rise a warning beside it.
+records of a real LoRA finetune whose per-step loss swings between 0.05 and 26 all run long. A rise alone says
+nothing of nan or of an explosion (stage.py's ``EXPLODED_FACTOR``): the state stays what it is, the rise a warning
+beside it.
 """
 
 from __future__ import annotations
