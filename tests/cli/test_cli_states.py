@@ -120,7 +120,7 @@ def test_an_unrecognised_log_says_what_to_do_and_shows_its_lines_shape_not_text(
 def test_an_unrecognised_log_is_dated_by_its_lines_own_bracketed_times_or_said_undated(tmp_path: Path) -> None:
     # composed: a bracketed full date before each line ([2022-12-14 14:41:34], a logger's style no format reads)
     log = tmp_path / "dated.log"
-    log.write_text("[2022-12-14 14:40:55] Seen 39,999 samples\n[2022-12-14 14:40:56] [data] Shuffling data\n",
+    log.write_text("[2022-12-14 14:40:55] Seen 12,500 pairs\n[2022-12-14 14:40:56] [io] Reading shards\n",
                    encoding="utf-8")
     # 14:40:56 the newest: 4 s before 14:41:00
     assert once("--log", str(log), "--at", "2022-12-14 14:41:00")[-2:] == [

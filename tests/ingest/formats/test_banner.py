@@ -199,13 +199,13 @@ def test_a_bar_at_0_under_a_header_with_no_plan_said_is_a_run_begun_with_no_posi
         ("Distributed environment: unknown", None),
         ("Running training and evaluation", None),
         # LightGBM's records as a booster is built on its training data (behind R's [1] "…" too), before any round
-        ("[LightGBM] [Info] Number of data points in the train set: 160000, number of used features: 5", Started()),
+        ("[LightGBM] [Info] Number of data points in the train set: 48210, number of used features: 12", Started()),
         ("[LightGBM] [Info] Start training from score -0.071580", Started()),
         ('[1] "[LightGBM] [Info] Start training from score 0.482113"', None),  # (R's quotes close the record: not whole)
         # not a start: the data set's other records, its advice, a sentence that names the words
-        ("[LightGBM] [Info] Number of positive: 79805, number of negative: 80195", None),
+        ("[LightGBM] [Info] Number of positive: 24117, number of negative: 24093", None),
         ("[LightGBM] [Info] Total Bins 50", None),
-        ("[LightGBM] [Warning] Auto-choosing row-wise multi-threading, the overhead of testing was 0.002291 seconds.", None),
+        ("[LightGBM] [Warning] Auto-choosing row-wise multi-threading, the overhead of testing was 0.004187 seconds.", None),
         ("How many data points does [LightGBM] [Info] Number of data points in the train set: print?", None),
     ],
 )

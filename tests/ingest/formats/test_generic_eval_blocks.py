@@ -161,7 +161,7 @@ def test_a_tagged_block_printed_without_indentation_keeps_its_figures_named_with
     # first threshold accuracy), never a host's label before a message ``0.21``; ``Vis loss`` is the evaluation's loss
     # under its tag, never the training loss. Epoch 2, five figures, all at epoch 2.
     lines = ["Epoch 2 - Evaluation time (seconds): 1.79 - Vis metrics:", "abs_rel: 0.55", "rmse: 5.68", "a1: 0.21",
-             "a2: 0.45", "loss: 0.9", "2025-01-06 20:58:03,608 kitti_360 INFO: done"]
+             "a2: 0.45", "loss: 0.9", "2025-02-11 09:14:27,112 kitti_360 INFO: done"]
     data = read_cold(tmp_path, lines)
     assert data["step"] == 2 and data["training"]["loss"] is None
     evals = data["training"]["eval"]
