@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .grammar import DURATION, MESSAGE_STARTS, duration_seconds
+from .grammar import DURATION, MESSAGE_STARTS, duration_seconds, match_message
 
 _NUMBER = r"\[?\s{{0,3}}(?P<{}>\d{{1,6}})(?:\s{{0,2}}/\s{{0,2}}\d{{1,6}})?\]?"  # (``3``, ``[2/10]``, ``01``)
 _EPOCH_TIME = re.compile(
@@ -40,12 +40,7 @@ def epoch_time(message: str) -> tuple[int | None, float] | None:
     """The epoch ``message`` prints the time of (None: the one just recorded) and its seconds, or None."""
     if MAYBE.search(message.lower()) is None:
         return None
-    said = _EPOCH_TIME.match(message)
-    for start in _STARTS:
-        if said is not None:
-            break
-        if start in message:
-            said = _EPOCH_TIME.match(message.rpartition(start)[2].lstrip())
+    said = match_message(_EPOCH_TIME, message, _STARTS)
     if said is None:
         return None
     seconds = duration_seconds(said)

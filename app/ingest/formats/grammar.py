@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .fields import NUM, clock_seconds, integer, number
@@ -606,6 +607,22 @@ DURATION = (
 )
 # Where a logger's prefix ends (``[01/29 06:25:28 d2.engine.hooks]: ``, ``… - INFO - __main__ -   ``): the message.
 MESSAGE_STARTS = ("]: ", " - ")
+
+
+def match_message(
+    pattern: re.Pattern[str], message: str, starts: tuple[str, ...] = MESSAGE_STARTS,
+    prefix_ok: Callable[[str], bool] | None = None,
+) -> re.Match[str] | None:
+    """``pattern`` matched on the whole of ``message``, else on what follows the last of each prefix's ends in
+    ``starts`` in turn (a logger's ``]: ``, `` - ``), where ``prefix_ok`` (if given) accepts the prefix before it."""
+    said = pattern.match(message)
+    for start in starts:
+        if said is not None:
+            break
+        if start in message:
+            prefix, _, rest = message.rpartition(start)
+            said = None if prefix_ok is not None and not prefix_ok(prefix) else pattern.match(rest.lstrip())
+    return said
 
 
 def duration_seconds(said: re.Match[str]) -> float | None:

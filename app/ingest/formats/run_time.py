@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .grammar import DURATION, MESSAGE_STARTS, duration_seconds
+from .grammar import DURATION, duration_seconds, match_message
 
 # What the whole run's time is said with, at the start of the message: the training (or the run) complete, finished,
 # done, or how long it took, maybe naming its model (one word: ``resnet-18``, never an epoch's or a step's word);
@@ -40,12 +40,6 @@ def run_seconds(message: str) -> float | None:
     """The seconds of the whole run's time that ``message`` prints as the run ended, or None."""
     if MAYBE.search(message.lower()) is None:
         return None
-    said = _RUN_TIME.match(message)
-    for start in MESSAGE_STARTS:
-        if said is not None:
-            break
-        if start in message:
-            prefix, _, rest = message.rpartition(start)
-            said = None if _COUNTED_PREFIX.search(prefix) else _RUN_TIME.match(rest.lstrip())
+    said = match_message(_RUN_TIME, message, prefix_ok=lambda prefix: _COUNTED_PREFIX.search(prefix) is None)
     return None if said is None else duration_seconds(said)
 
