@@ -284,6 +284,9 @@ class TrainStep:
     time and rate are that unit's, never a step's; None: steps (or epochs, where the step is the epoch).
     ``unnumbered``: the log prints no step at all, only the steps' own rate (TPUEstimator's ``global_step/sec``): with
     ``logged``, ``step`` counts its reports, no position, and ``step_seconds`` is that rate's, a step's time.
+    ``last_of_epochs``: the run's planned epochs where its stop said it reached them (Lightning's ``Trainer.fit`
+    stopped: `max_epochs=50` reached.`` after ``Epoch 49``'s full bar): ``epoch``, counted from zero, is the last of them,
+    said as such, never as ``49/50`` (which reads as one epoch to go).
     ``epoch_percent``: how far through its epoch the line is, in per cent, where the log prints that share and no count
     of the epoch's batches (``Epoch 1 complete [80%]``); ``step`` is then the epoch, and the share is never the run's.
     """
@@ -326,6 +329,7 @@ class TrainStep:
     counter: str | None = None
     epoch_percent: float | None = None
     unnumbered: bool = False
+    last_of_epochs: int | None = None
 
 
 # TrainStep.counter's words for a count of the data itself (an image, a sample): a line goes through many of them, so

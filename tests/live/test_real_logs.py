@@ -848,7 +848,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 163, "total_steps": 430, "loss": 0.412, "step_seconds": 1 / 3.96, "eta_seconds": None, "data": epoch(7),
       "crash": {"error": "Detected KeyboardInterrupt, attempting graceful shutdown ...", "at": T0}}),
     # bars whose postfix a checkpoint message cut; the full last bar the trainer stops on is the run's total
-    ("generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log", T0, T0, "epoch 0 · 2015/2015 in the epoch · diverged",
+    ("generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log", T0, T0,
+     "epoch 0 (last of 1) · 2015/2015 in the epoch · diverged",
      "diverged", {"step": 2015, "total_steps": 2015, "loss": None, "step_seconds": 1 / 3.99, "finished": True,
                   "data": epoch(0), "eval": {"val_accuracy": {"value": 0.02055, "step": None}}}),
     # NeMo 2: Lightning's checkpoint at global step 9 (counted from zero, no figure: ``was not in top 1``), then
@@ -857,7 +858,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "done · step 10/10", "done",
      {"step": 10, "total_steps": 10, "loss": None, "step_seconds": None, "eval": None, "finished": True,
       "data": epoch(0)}),
-    ("generic-lightning-composed-cut-v-num-not-in-top-k.log", T0, T0, "done · epoch 3 · 500/500 in the epoch", "done",
+    ("generic-lightning-composed-cut-v-num-not-in-top-k.log", T0, T0, "done · epoch 3 (last of 4) · 500/500 in the epoch",
+     "done",
      {"step": 500, "total_steps": 500, "loss": 0.377, "step_seconds": 1 / 2.99, "finished": True, "data": epoch(3)}),
     # read right when graded: kept so
     ("generic-custom-modded-llama2-issue10-llama2c-every-10.log", T0, T0, "step 240 · 262 steps/h", "training",
@@ -2438,6 +2440,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 1 · …", "measuring",
      {"step": 1, "total_steps": None, "loss": 0.4107, "step_seconds": None,
       "figures": {"epoch_seconds": 110.988639}, "finished": False}),
+    # Lightning's stop at its planned epochs (``max_epochs=N`` reached) after epoch N-1's full bar, counted from zero: that
+    # epoch the last of the N, said so (never ``N-1/N``, which reads as one to go)
+    ("generic-lightning-matgl-tutorial-m3gnet-epoch-0-full-bar-fit-stopped-max-epochs-1.log", T0, T0,
+     "done · epoch 0 (last of 1) · 163/163 in the epoch", "done",
+     {"step": 163, "total_steps": 163, "loss": 21.60, "step_seconds": 1 / 4.16, "finished": True, "data": epoch(0)}),
+    ("generic-lightning-tsai-erav1-readme-epoch-23-bar-split-fit-stopped-max-epochs-24.log", T0, T0,
+     "done · epoch 23 (last of 24) · 98/98 in the epoch", "done",
+     {"step": 98, "total_steps": 98, "loss": 0.133, "step_seconds": 1 / 4.86, "finished": True, "data": epoch(23)}),
 ]  # fmt: skip
 
 
@@ -3053,6 +3063,10 @@ GENERIC_READ = {
         "step, total, loss, lr, grad norm, step time",
     "generic-nnunet-issue1084-epochs-9-to-11-this-epoch-took-train-validation-loss-dice.log": "step, epoch, loss, eval",
     "generic-nnformer-issue102-epoch-0-this-epoch-took-then-epoch-1-train-validation-loss.log": "step, epoch, loss, eval",
+    "generic-lightning-matgl-tutorial-m3gnet-epoch-0-full-bar-fit-stopped-max-epochs-1.log":
+        "step, total, epoch, loss, step time, elapsed, ETA, eval",
+    "generic-lightning-tsai-erav1-readme-epoch-23-bar-split-fit-stopped-max-epochs-24.log":
+        "step, total, epoch, loss, step time, elapsed, ETA, eval",
 }  # fmt: skip
 
 

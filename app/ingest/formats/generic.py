@@ -411,6 +411,7 @@ _TF_STABLE_STEP = re.compile(r"\bglobal step \(tf\.train\.get_global_step\) has 
                              r"\(could be stable\): (\d{1,12}) vs previous value: \d{1,12}\b")
 _BAR_HEAD = re.compile(r"\d%\||\d(?:it/s|s/it)\b")  # a bar, or what is left of one
 _MAX_STEPS_REACHED = re.compile(r"\bmax_steps=(\d{1,12})`? reached\b")
+_MAX_EPOCHS_REACHED = re.compile(r"\bmax_epochs=(\d{1,9})`? reached\b")
 _CHECKPOINT = re.compile(
     r"(?i)\b(?:sav(?:e|ed|ing)|wrote|writing)\b[^|]{0,40}?\b(?:checkpoint|model|weights|adapter)"
 )
@@ -2247,6 +2248,10 @@ class GenericParser(StepLines[_Line]):
                 # The trainer ended right after an epoch's bar filled: that epoch was the last, its
                 # batches the run's (Lightning's ``Trainer.fit` stopped: `max_epochs=1` reached``).
                 step, total = self._full_epoch
+                planned = _MAX_EPOCHS_REACHED.search(line.text)
+                if planned is not None and step.epoch is not None and step.epoch == int(planned.group(1)) - 1:
+                    # (its plan's epochs reached at an epoch counted from zero: that epoch the last of them)
+                    step = replace(step, last_of_epochs=int(planned.group(1)))
                 events.append(replace(step, at=line.at if line.at is not None else step.at, total_steps=total))
                 self._full_epoch = None
             else:

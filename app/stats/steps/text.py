@@ -588,7 +588,7 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
     if step.outer_step is not None:
         return f"outer {step.outer_step} · step {step.step}"
     in_epoch = step.epoch if step.epoch is not None else epoch
-    of = f"/{step.epoch_total}" if step.epoch_total is not None else ""
+    of = epochs_of(step)
     if step.epoch_percent is not None and in_epoch is not None:
         return f"epoch {in_epoch:g}{of} · {step.epoch_percent:g}% of the epoch"
     if step.total_steps is not None and not step.ends_at_total and in_epoch is not None:
@@ -619,6 +619,14 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
     return where
 
 
+def epochs_of(step: TrainStep) -> str:
+    """The run's epochs after its epoch's number: ``/40`` as printed (``Epoch 12/40``), or `` (last of 50)`` where the
+    run's stop said it reached its planned 50 at an epoch counted from zero (``49/50`` would read as one to go)."""
+    if step.epoch_total is not None:
+        return f"/{step.epoch_total}"
+    return f" (last of {step.last_of_epochs:,})" if step.last_of_epochs is not None else ""
+
+
 def record_noun(stage: Stage) -> str:
     """What one of the log's records is: a step (its count's unit), a logged record, a report of the steps' rate."""
     latest = stage.latest
@@ -635,7 +643,7 @@ def progress(stage: Stage) -> str:
     if bar is not None:
         # The epoch's bar counting its validation on after the training (Lightning 1.x): its newest count, both parts
         epoch = stage_epoch(stage)
-        of = f"/{stage.latest.epoch_total}" if stage.latest.epoch_total is not None else ""
+        of = epochs_of(stage.latest)
         where = f"epoch {epoch:g}{of} · " if epoch is not None else ""
         return (f"{STAGE_LABELS.get(stage.latest.stage, '')}{where}bar {bar.count}/{bar.total}: {bar.trained} training + "
                 f"{bar.count - bar.trained} validation batches")
