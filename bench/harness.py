@@ -256,15 +256,21 @@ def raw_handshake(
         }
         request = "\r\n".join(["GET /ws HTTP/1.1", *(f"{k}: {v}" for k, v in fields.items())]) + "\r\n\r\n"
         sock.sendall(request.encode())
+        # The response's head only, a byte at a time: the server's first frames may follow it in the same packet,
+        # and they are the caller's to read whole (a frame cut here would be read as garbage after it).
         head = b""
-        while b"\r\n" not in head:
-            data = sock.recv(1024)
+        while b"\r\n\r\n" not in head:
+            data = sock.recv(1)
             if not data:
-                raise HandshakeRefused(0)
+                break
             head += data
         status_line = head.split(b"\r\n", 1)[0]
+        if not status_line.strip():
+            raise HandshakeRefused(0)
         if b" 101 " not in status_line:
             raise HandshakeRefused(int(status_line.split()[1]))
+        if b"\r\n\r\n" not in head:
+            raise HandshakeRefused(0)  # (the connection ended inside the 101's head)
         sock.settimeout(None)
         return sock
     except BaseException:
