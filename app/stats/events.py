@@ -327,6 +327,7 @@ class TrainStep:
     elapsed_training_only: bool = False  # ``elapsed_seconds`` stops while the trainer evaluates (modded-nanogpt)
     amends: bool = False  # the rest of the step's record, part of which an earlier read gave: this is the whole record
     counter: str | None = None
+    count_unsaid: bool = False  # its count's unit is said nowhere (Keras 1's ``50000/50000 [====] - 708s - loss: …``)
     epoch_percent: float | None = None
     unnumbered: bool = False
     last_of_epochs: int | None = None

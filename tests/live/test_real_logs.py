@@ -1052,19 +1052,21 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 110, "total_steps": None, "loss": 2.58, "tokens_per_second": 10432.99, "mfu": 71.10,
       "eval": {"test_loss": {"value": 2.61, "step": 110}}, "finished": False}),
     # Keras fit(verbose=2): epochs 1-4 of 1000 each one ``370515/370515 - 13s - loss - val_loss`` line, then
-    # ``Epoch 5/1000``: training in epoch 5, loss 0.0283 and val_loss 0.0269 of epoch 4; epoch 4's 13 s over its
-    # 370,515 steps is a step's time: 13 / 370515 = 3.5086e-05 s
+    # ``Epoch 5/1000``: training in epoch 5, loss 0.0283 and val_loss 0.0269 of epoch 4; epoch 4's 13 s is the epoch's,
+    # as printed: the line says no unit of its 370515 (``fit`` on arrays counts samples), so no step's time is made of it
     ("generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log", T0, T0,
-     "epoch 5/1000 · …", "measuring",
-     {"loss": 0.0283, "step_seconds": 13 / 370515, "eval": {"val_loss": {"value": 0.0269, "step": None}},
-      "finished": False}),
+     "epoch 5/1000 · no timing", "measuring",
+     {"loss": 0.0283, "step_seconds": None, "figures": {"epoch_seconds": 13.0},
+      "eval": {"val_loss": {"value": 0.0269, "step": None}}, "finished": False}),
     # a data bar (7/7 at 1809 it/s) then nine loss dicts, epoch 0.04 -> 0.35, no bar between: the dicts are the record
     ("hf-time-moe-issue71-data-bar-then-dicts.log", T0, "end", "epoch 0.35 · loss 0.173", "measuring",
      {"step": None, "total_steps": None, "logged_records": 9, "loss": 0.173, "finished": False}),
-    # Keras 1: epochs 39-48 of 200, 1562 steps each in 478-484 s (481 s for epoch 48: 0.308 s a step, worked out);
-    # 1562 steps / 481 s = 11.7k steps/h
-    ("generic-keras-issue8680-keras1-epoch-times.log", T0, "end", "epoch 49/200 · 11k steps/h", "training",
-     {"loss": 0.761, "step_seconds": 481 / 1562, "eval": {"val_loss": {"value": 0.645, "step": None},
+    # old Keras: epochs 39-48 of 200, each bar 1562/1562 in 478-484 s (481 s for epoch 48), no ``Train on`` line and no
+    # unit time: 1562 may be steps (``fit_generator``) or samples (``fit``), so the epoch's 481 s is shown as the epoch's
+    # and no step's time or steps/h is made of it
+    ("generic-keras-issue8680-keras1-epoch-times.log", T0, "end", "epoch 49/200 · no timing", "measuring",
+     {"loss": 0.761, "step_seconds": None, "figures": {"epoch_seconds": 481.0},
+      "eval": {"val_loss": {"value": 0.645, "step": None},
                                                          "val_acc": {"value": 0.7818, "step": None}},
       "finished": False}),
     # one stable-baselines 2 table: total_timesteps 1166190 its position (nupdates 77746 none), fps 49 its rate
@@ -2689,11 +2691,11 @@ GENERIC_READ = {
         "step, total, epoch, loss",
     "generic-glpdepth-issue13-custom-bars-st-6057-of-6057-rem-depth-loss-overwrite-junk-metric-tables-epoch-11-of-025-nan-warning.log":
         "step, epoch, loss, step time, elapsed, eval",
-    "generic-keras-issue8680-keras1-epoch-times.log": "step, epoch, loss, step time, eval",
+    "generic-keras-issue8680-keras1-epoch-times.log": "step, epoch, loss, eval",
     "generic-keras-issue7375-keras1-iteration-prefixed-bars-1-15.log": "step, loss, step time",
     "generic-fairseq-modernmt-issue509-valid-lines-only.log": "step, epoch, eval",
     "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "step, loss, tok/s, eval",
-    "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "step, epoch, loss, step time, eval",
+    "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "step, epoch, loss, eval",
     "generic-cleanrl-issue11-global-step-episode-reward-lines.log": "step",
     "generic-ddpg-liampetti-issue2-cartpole-pipe-reward-episode-669-to-680-qmax-no-loss.log": "step",
     "generic-parallel-gan-issue3-pix2pix-visualizer-epoch-0-iters-13600-then-epoch-1-iters-300-to-500-five-losses.log":

@@ -469,6 +469,7 @@ class _Bar:
     eta: float | None
     seconds_note: str | None = None  # how ``step_seconds`` was worked out, where no step's own time is printed
     unit: str | None = None  # what its count counts where the bar says it is no step (Keras' ``…us/sample``: ``sample``)
+    unsaid: bool = False  # a full bar that prints no unit time: what its count counts, steps or samples, is unsaid
 
 
 
@@ -3149,6 +3150,7 @@ class GenericParser(StepLines[_Line]):
                 figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures)),
                          *_running_count(got.get(Field.TOKENS)), *unspanned),
                 counter=_counted_as(line, step_reading, bar, step),
+                count_unsaid=bar is not None and bar.unsaid and bar.unit is None,
             )
         )
         self._begun_lr = None
@@ -3879,13 +3881,13 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         return _Line("step", at, keras.readings, text=s, epoch_above=True, epoch_seconds=keras.epoch_seconds)
     eta = _first(keras.readings, Field.ETA)
     bar = _Bar(*keras.count, keras.step_seconds, None, eta.value if eta is not None else None, keras.seconds_note,
-               keras.counts)
+               keras.counts, unsaid=keras.step_seconds is None and keras.bar_seconds is not None)
     line = _Line("step", at, keras.readings, bar=bar, text=s, epoch_above=True)
     if _BAR_EVAL_HINT.search(keras.rest) is not None:
         line.named = tuple(n for n in beside(keras.rest) if n.kin is Kin.EVAL)  # (its ``val_accuracy: 0.9590``)
     if keras.step_seconds is None and keras.bar_seconds:
-        # A full bar's epoch time rounded to the second (Keras 1's ``60000/60000 [====] - 7s - loss: …``): the epoch's
-        # time as printed, no step's (7 s over 60000 of a count whose unit, steps or samples, is unsaid)
+        # A full bar's epoch time with no unit time beside it (Keras 1's ``50000/50000 [====] - 708s - loss: …``): the
+        # epoch's time as printed, no step's (708 s over 50000 of a count whose unit, steps or samples, is unsaid)
         line.named = (*line.named, Named(Kin.EPOCH_TIME, "epoch time", keras.bar_seconds, "epoch time"))
     return line
 

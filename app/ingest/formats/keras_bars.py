@@ -72,15 +72,13 @@ def keras_line(s: str) -> KerasLine | None:
         epoch_time = _EPOCH_TIME.match(rest) if per_step is None and n == m and n > 0 else None
         if epoch_time is not None:
             rest = rest[epoch_time.end() :]
-            took = _epoch_seconds(epoch_time.group(1), epoch_time.group(2))
-            # the full bar's steps over the epoch's time; a time rounded to the second under ten (``- 7s -``) says no
-            # step's, only the epoch's, as printed (``bar_seconds``)
-            seconds = took / n if _to_the_step(epoch_time.group(1), epoch_time.group(2)) else None
+            # A full bar with no unit time (``50000/50000 [====] - 708s - loss: …``) says no unit of its count: Keras 1's
+            # ``fit`` on arrays counts samples, Keras 2's ``fit_generator`` steps, the same shape. The epoch's time is the
+            # epoch's, as printed (``bar_seconds``); no step's is divided out of a count whose unit is unsaid
+            seconds = None
         readings = pairs(_PER_STEP.sub("", rest))
         if seconds is None and not any(r.field is Field.LOSS for r in readings):
             return None
-        if epoch_time is not None and seconds is not None:
-            note = f"the epoch's {epoch_time.group(1)}{epoch_time.group(2)} over its {n} steps"
         return KerasLine(readings, rest, (n, m), seconds, note, bar_seconds=bar_seconds,
                          counts="sample" if unit == "samples" else None)
     alone = _KERAS_EPOCH.match(s)

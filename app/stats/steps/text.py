@@ -666,7 +666,9 @@ def stage_line(stage: Stage) -> str:
     elif (not latest.ends_at_total and latest.epoch_steps is not None and latest.epoch is not None
           and stage.epoch is not None and stage.epoch > latest.epoch):
         # (a new epoch begun, its bar not drawn yet: the epoch's steps are the full bar's before it, as printed)
-        where += f" · {latest.epoch_steps:,} {count_unit(latest.counter)}s an epoch"
+        # (a count whose unit is unsaid is the full bar's count, as printed: no steps)
+        where += (f" · {latest.epoch_steps}/{latest.epoch_steps} in the epoch before" if latest.count_unsaid
+                  else f" · {latest.epoch_steps:,} {count_unit(latest.counter)}s an epoch")
     return f"Stage {stage.name} · {where}"
 
 

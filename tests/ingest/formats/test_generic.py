@@ -216,11 +216,11 @@ def test_a_keras_epoch_line_without_its_epoch_above_stays_an_evaluation() -> Non
 @pytest.mark.parametrize(
     ("lines", "seconds"),
     [
-        # a full bar that prints its epoch's time and none a step's: the epoch's over its steps
-        # (Keras 2's verbose=2, composed: 31 / 187 = 0.16578 s)
-        (["Epoch 2/10", "187/187 - 31s - loss: 0.8885 - accuracy: 0.7352 - val_loss: 0.7696"], 31 / 187),
-        # Keras 1's verbose=1 bar, composed: 25 s over 20,000 samples = 1.25 ms
-        (["Epoch 2/2", "20000/20000 [==============================] - 25s - loss: 0.0534 - acc: 0.9810"], 25 / 20000),
+        # a full bar that prints its epoch's time and no unit time says no unit of its count (steps or samples): no
+        # step's time is made of it (verbose=2's line, composed: 31 s is the epoch's)
+        (["Epoch 2/10", "187/187 - 31s - loss: 0.8885 - accuracy: 0.7352 - val_loss: 0.7696"], None),
+        # Keras 1's verbose=1 bar, composed: 25 s over 20,000 of a count whose unit is unsaid is no step's time
+        (["Epoch 2/2", "20000/20000 [==============================] - 25s - loss: 0.0534 - acc: 0.9810"], None),
         # mnrmja007/keras README.md: 2 s, whole seconds, is too coarse for a step's time (withheld)
         (["# Epoch 16/20", ("33600/33600 [==============================] - 2s - loss: 0.0219 - acc: 0.9932 - "
                             "val_loss: 0.0650 - val_acc: 0.9851")], None),
@@ -228,7 +228,7 @@ def test_a_keras_epoch_line_without_its_epoch_above_stays_an_evaluation() -> Non
         (["Epoch 3/10", "1000/1000 [==============================] - 25s 25ms/step - loss: 0.2000"], 0.025),
     ],
 )
-def test_a_full_keras_bar_s_epoch_time_over_its_steps_is_a_step_s_time(lines: list[str], seconds: float | None) -> None:
+def test_a_full_keras_bar_s_epoch_time_is_a_step_s_time_only_where_its_unit_is_said(lines: list[str], seconds: float | None) -> None:
     (got,) = steps(lines)
     assert got.step_seconds == (pytest.approx(seconds) if seconds is not None else None)
 
