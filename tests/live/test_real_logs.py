@@ -554,7 +554,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       # the excerpt ends inside the traceback: its last frame read is the most it can say
       "crash": {"error": 'a traceback without its error line; last frame: File "/conda/envs/llama-fcatory/lib/'
                          'python3.10/site-packages/transformers/trainer.py", line 2237, in train', "at": T0}}),
-    ("crash-generic-prime-rl-issue1360-sigterm-at-step0.log", T0, "end", "no step yet · stopped", "stopped",
+    ("crash-generic-prime-rl-issue1360-sigterm-at-step0.log", T0, "end", "no step yet (100 planned) · stopped", "stopped",
      {"step": None, "total_steps": 100, "loss": None, "steps_per_hour": None, "eta_seconds": None,
       "crash": {"error": "Received 15 death signal, shutting down workers", "at": local(2026, 11, 30, 12, 13, 49.389)}}),
     ("crash-generic-polymergnn-slurm-timelimit-glued-bar.log", T0, T0 + 60, "step 11/50 · stopped", "stopped",
@@ -562,7 +562,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "trainer_eta_seconds": None,
       "crash": {"error": "slurmstepd: error: *** JOB 42221 ON clr1247 CANCELLED AT 2022-04-14T16:20:46 DUE TO TIME "
                          "LIMIT ***", "at": T0}}),
-    ("crash-nanochat-rtx4070-step0-oom-optimizer.log", T0, T0, "no step yet · crashed", "crashed",
+    ("crash-nanochat-rtx4070-step0-oom-optimizer.log", T0, T0, "no step yet (615,173 planned) · crashed", "crashed",
      {"step": None, "loss": None, "total_steps": 615173, "eval": {"val_bpb": {"value": 3.180743, "step": 0}},
       "crash": {"error": "RuntimeError: CUDA driver error: out of memory", "at": T0}}),
     ("broken-llamafactory-issue5660-fp16-nan-grad-lr-frozen.log", T0, T0, "epoch 0.05 · broken", "broken",
@@ -938,7 +938,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("llamafactory-trainerlog-yvonne530-healthai-done-9-of-9.jsonl", T0, T0, "done · step 9/9", "done",
      {"step": 9, "total_steps": 9, "loss": 2.3993, "lr": 3.8060233744356633e-06, "finished": True,
       "step_seconds": 296 / 8, "data": epoch(3.0)}),
-    ("nanochat-rtx4070-r32-resume-615173-oom-before-first-step.log", T0, T0, "no step yet · crashed", "crashed",
+    ("nanochat-rtx4070-r32-resume-615173-oom-before-first-step.log", T0, T0, "no step yet (820,230 planned) · crashed",
+     "crashed",
      {"step": None, "total_steps": 820230, "loss": None, "steps_per_hour": None,
       "crash": {"error": "RuntimeError: CUDA driver error: out of memory", "at": T0}}),
     # a nan loss is a divergence (docs/formats.md): it outranks a broken run
@@ -992,7 +993,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("verl-walar-grpo-bars-only-step33-of-15625.log", T0, T0, "step 33/15625 · 53 steps/h", "training",
      {"step": 33, "total_steps": 15625, "step_seconds": 66.82, "loss": None}),
     # verl dead before its first step (no reward function for the data source)
-    ("verl-VERL-Maze-crash-before-step1-notimplemented.log", T0, T0, "no step yet · crashed", "crashed", {}),
+    ("verl-VERL-Maze-crash-before-step1-notimplemented.log", T0, T0, "no step yet (30 planned) · crashed", "crashed", {}),
     # a speedrun fork stopped on its wall-clock cap, then 7 min of final evaluations: done, at 6530 of 10000
     ("stopself-parameter-golf-ternary-custom-keys-wallclock-cap-final-sliding.log", T0, T0 + 7200,
      "done · stopped early at step 6530/10000", "done", {"step": 6530, "total_steps": 10000, "finished": True, "stalled": False}),
@@ -2263,7 +2264,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # Native crashes, said by their first native error line (capped at 240 characters, as a detail line is). torch_xla's
     # report of device TPU:1's death after the HF Trainer's start-up block (157961643 steps planned), no step printed
     ("crash-xla-issue2875-hf-trainer-setup-then-exception-in-device-tpu1-check-failed.log", T0, T0,
-     "no step yet · crashed", "crashed",
+     "no step yet (157,961,643 planned) · crashed", "crashed",
      {"step": None, "total_steps": 157961643, "loss": None, "step_seconds": None,
       "crash": {"error": "Exception in device=TPU:1: tensorflow/compiler/xla/xla_client/xrt_computation_client.cc:415 : "
                          "Check failed: session->session()->Run(session_work->feed_inputs, session_work->outputs_handles, "

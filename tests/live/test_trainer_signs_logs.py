@@ -156,7 +156,8 @@ def test_nanochat_dead_before_its_first_step_is_crashed(tmp_path: Path) -> None:
              "    model = torch.compile(model, dynamic=False)",
              "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"]
     data = cold(tmp_path, "base_train.log", "\n".join(lines) + "\n")
-    assert (data["format"], data["state"], data["status_line"]) == ("nanochat", "crashed", "no step yet · crashed")
+    assert (data["format"], data["state"], data["status_line"]) == ("nanochat", "crashed",
+                                                                    "no step yet (21,400 planned) · crashed")
     assert data["training"]["crash"]["error"] == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
 
 
@@ -187,5 +188,5 @@ def test_a_total_from_a_trainer_s_args_dump_before_its_first_step(tmp_path: Path
         "slurmstepd: error: *** JOB 771 ON gpu12 CANCELLED AT 2025-03-02T10:00:00 DUE TO TIME LIMIT ***",
     ]
     data = cold(tmp_path, "train.log", "\n".join(lines) + "\n")
-    assert (data["format"], data["status_line"]) == ("generic", "no step yet · stopped")
+    assert (data["format"], data["status_line"]) == ("generic", "no step yet (5,000 planned) · stopped")
     assert (data["training"]["total_steps"], data["training"]["step"]) == (5000, None)

@@ -23,7 +23,9 @@ LightGBM's records of the data set its booster is built on (``[LightGBM] [Info] 
 160000, number of used features: 5``: ``lgb.cv`` prints one a fold before any round).
 The last names the step the loop starts from (a resumed run's checkpoint): until a step is printed, that is
 the run's position, and a run that ends with no step after it (resumed at its last iteration: detectron2's
-``Total training time: 0:00:00`` at once) ended there. A script's own bare line says it too, a whole line of its own
+``Total training time: 0:00:00`` at once) ended there. A start line may name the run's total beside that step
+(StableCascade's ``STARTING AT STEP: 1/40000``, ``Starting training from step 1200 of 40000``, ``Resuming at step N/M``):
+that is its plan, whatever the run's end (a crash before any step keeps it). A script's own bare line says it too, a whole line of its own
 (an RVC voice trainer's ``Starting training...``, ``Training started``, ``Start training``); never those words inside a sentence.
 What a trainer prints next as it starts, the pretrained weights it loads (``Loaded pretrained (G) 'f0G48k.pth'``),
 is start-up, no record of a step.
@@ -75,6 +77,11 @@ _LIGHTGBM_SETUP = re.compile(r"\[LightGBM\] \[Info\] (?:Number of data points in
 _ECHO = re.compile(r"\s*(?:Namespace\(|\{['\"])")
 _STARTS_FROM = re.compile(r"(?i)\s*(?:start(?:ing)?|resum(?:e|ing)|continu(?:e|ing)) training from (?:the )?"
                           r"(?P<unit>iteration|iter|step|global step)\s*:?\s*(?P<count>\d{1,12})\W*$")
+# A start line naming the step the loop starts at and the run's total beside it, the whole line (StableCascade's
+# ``STARTING AT STEP: 1/40000``, ``Starting training from step 1200 of 40000``, ``Resuming at step 300/5000``)
+_STARTS_AT = re.compile(r"(?i)\s*(?:start(?:ing)?|resum(?:e|ing)|continu(?:e|ing))(?: training)? (?:at|from) (?:the )?"
+                        r"(?P<unit>iteration|iter|step|global step)\s*:?\s*(?P<count>\d{1,12})\s*(?:/|of|out of)\s*"
+                        r"(?P<total>\d{1,3}(?:,\d{3})+|\d{1,12})\W*$")
 # Words that make a named count something else than the run's length.
 _OTHER = re.compile(r"(?i)\b(?:per|warm-?up|evals?|evaluation|valid(?:ation)?|test|sav(?:e|ing)|log(?:ging)?"
                     r"|checkpoints?|accumulation|decay|cache|batch(?:es)?|samples?|examples?|images?)\b")
@@ -122,11 +129,13 @@ class Started:
 
     step: int | None = None
     unit: str = "step"  # as printed (``iteration``)
+    total: int | None = None  # the run's steps, where the start line says them beside its step (``1/40000``)
 
 
 def may_say_start(text: str) -> bool:
     """True when the line holds a word every start of training :func:`started_run` reads has (a cheap test first)."""
-    return "raining" in text or "environment: " in text or "[LightGBM] [Info] " in text
+    return ("raining" in text or "environment: " in text or "[LightGBM] [Info] " in text
+            or (("tep" in text or "TEP" in text or "ter" in text or "TER" in text) and any(c.isdigit() for c in text)))
 
 
 def started_run(text: str) -> Started | None:
@@ -144,6 +153,11 @@ def started_run(text: str) -> Started | None:
         if m is not None:
             unit = m.group("unit").lower()
             return Started(int(m.group("count")), "iteration" if unit == "iter" else unit)
+    m = _STARTS_AT.match(text)
+    if m is not None:
+        unit, total = m.group("unit").lower(), int(m.group("total").replace(",", ""))
+        if 0 <= int(m.group("count")) <= total:
+            return Started(int(m.group("count")), "iteration" if unit == "iter" else unit, total)
     return None
 
 

@@ -1560,7 +1560,8 @@ class GenericParser(StepLines[_Line]):
             started = started_run(s)
             if started is not None:
                 # a trainer's word that training starts, before any step (banner.py): a run begun, from the step it names
-                return Kind.FULL, _Line("begun", at, text=s,
+                said_total = [] if started.total is None else [Reading(Field.TOTAL, "total", float(started.total))]
+                return Kind.FULL, _Line("begun", at, said_total, text=s,
                                         starts_from=None if started.step is None else (started.unit, started.step))
         unknown: list[tuple[str, str | None, str, str | None]] = []
         # (a network's loss with its parts in parentheses after its name: read apart, its parts never pairs of their own)
@@ -2369,7 +2370,10 @@ class GenericParser(StepLines[_Line]):
                 events.append(RunInfo(at=None))  # (no plan said: a run begun, its bar's count no known unit's)
         elif line.what == "begun":
             # (a run known, waiting for its first step, from the step its start line names; no clock of its own to move)
-            events.append(RunInfo(at=None, start_step=line.starts_from))
+            planned = int(line.readings[0].value) if line.readings else None  # (the total its start line says: banner.py)
+            if planned is not None:
+                self._total = planned
+            events.append(RunInfo(at=None, start_step=line.starts_from, total_steps=planned))
         elif line.what in ("epochs", "banner_epochs"):
             self._planned_epochs = line.readings[0].total
             if line.what == "banner_epochs" and self._last is None and self._planned_epochs:

@@ -970,9 +970,9 @@ def early_status(
         case Status.CRASHED:
             if v.said_at is not None:
                 return f"crashed at {v.said_at[0]} {v.said_at[1]} (as the error says)"
-            return "no step yet · crashed"
+            return f"{_no_step_yet(planned)} · crashed"
         case Status.STOPPED:
-            return f"no step yet · {stopped_words(v.crash)}"
+            return f"{_no_step_yet(planned)} · {stopped_words(v.crash)}"
         case Status.BROKEN:
             return "broken run"
         case Status.ALL_REDUCE_FAILED if all_reduce is not None:
@@ -1003,6 +1003,12 @@ def early_status(
                 return f"done at {v.said_at[0]} {v.said_at[1]} (as the run's closing lines say)"
             return "done · stopped early · no step line" if Line.STOPPED_EARLY in v.shows else "done · no step line"
     return "waiting for first step"
+
+
+def _no_step_yet(planned: int | None) -> str:
+    """``no step yet``, with the run's steps its start lines planned where they said them (``no step yet (40,000
+    planned)``): a run that ends before its first step keeps its plan."""
+    return "no step yet" if planned is None else f"no step yet ({planned:,} planned)"
 
 
 def _set_lines(items: Sequence[tuple[str, float | None, int | None]]) -> list[str]:
