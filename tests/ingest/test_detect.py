@@ -814,6 +814,8 @@ REAL_FORMATS = {
     "torchtitan-dudeperf3ct-blog-train-llm-part2-stamp-only-lines-steps-100-200.log": "torchtitan",
     "generic-nnunet-issue1084-epochs-9-to-11-this-epoch-took-train-validation-loss-dice.log": "generic",
     "generic-nnformer-issue102-epoch-0-this-epoch-took-then-epoch-1-train-validation-loss.log": "generic",
+    "generic-ezpz-diffusion-docs-unitless-dt-steps-0-to-12-dated.log": "generic",
+    "generic-wordplay-homework-unitless-dt-steps-10-to-130-sample-and-save-between.log": "generic",
 }
 
 
