@@ -816,6 +816,8 @@ REAL_FORMATS = {
     "generic-nnformer-issue102-epoch-0-this-epoch-took-then-epoch-1-train-validation-loss.log": "generic",
     "generic-lightning-matgl-tutorial-m3gnet-epoch-0-full-bar-fit-stopped-max-epochs-1.log": "generic",
     "generic-lightning-tsai-erav1-readme-epoch-23-bar-split-fit-stopped-max-epochs-24.log": "generic",
+    "generic-ezpz-diffusion-docs-unitless-dt-steps-0-to-12-dated.log": "generic",
+    "generic-wordplay-homework-unitless-dt-steps-10-to-130-sample-and-save-between.log": "generic",
 }
 
 

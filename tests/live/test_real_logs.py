@@ -2451,6 +2451,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-lightning-tsai-erav1-readme-epoch-23-bar-split-fit-stopped-max-epochs-24.log", T0, T0,
      "done · epoch 23 (last of 24) · 98/98 in the epoch", "done",
      {"step": 98, "total_steps": 98, "loss": 0.133, "step_seconds": 1 / 4.86, "finished": True, "data": epoch(23)}),
+    # a step's time printed with no unit, ``dt=0.021091``: seconds as the dates between records confirm, as printed
+    ("generic-ezpz-diffusion-docs-unitless-dt-steps-0-to-12-dated.log", T0, "end", "step 12 · …", "measuring",
+     {"step": 12, "loss": 1.059014, "step_seconds": 0.021091}),
+    ("generic-wordplay-homework-unitless-dt-steps-10-to-130-sample-and-save-between.log", T0, "end", "step 130 · …",
+     "measuring", {"step": 130, "loss": 2.385, "step_seconds": 0.311065}),
 ]  # fmt: skip
 
 
@@ -3070,6 +3075,8 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, elapsed, ETA, eval",
     "generic-lightning-tsai-erav1-readme-epoch-23-bar-split-fit-stopped-max-epochs-24.log":
         "step, total, epoch, loss, step time, elapsed, ETA, eval",
+    "generic-ezpz-diffusion-docs-unitless-dt-steps-0-to-12-dated.log": "step, loss, step time",
+    "generic-wordplay-homework-unitless-dt-steps-10-to-130-sample-and-save-between.log": "step, loss, step time",
 }  # fmt: skip
 
 
@@ -3579,3 +3586,22 @@ def test_recbole_s_logger_dates_its_records(tmp_path: Path) -> None:
     """RecBole's older ``Sat 23 Apr 2022 00:39:47 INFO  ``: the record's time, its year printed."""
     monitor = cold(tmp_path, "generic-rgcf-issue2-recbole-epochs-34-36-weekday-year-dated-training-evaluating-valid-result.log")
     assert monitor.last_event_at() == pytest.approx(local(2022, 4, 23, 0, 39, 47))
+
+
+@pytest.mark.parametrize(("name", "step", "loss", "seconds"), [
+    # ezpz's diffusion example: step=12's dt=0.021091 (the dates confirm seconds from step 0 to 1: 22.48 s, dt=22.401235)
+    ("generic-ezpz-diffusion-docs-unitless-dt-steps-0-to-12-dated.log", 12, 1.059014, 0.021091),
+    # a wordplay run: step=130's dt=0.311065, never the dates' 643 ms over the sample and the save
+    ("generic-wordplay-homework-unitless-dt-steps-10-to-130-sample-and-save-between.log", 130, 2.385, 0.311065),
+])  # fmt: skip
+def test_a_unitless_step_time_the_dates_confirm_is_shown_as_printed(tmp_path: Path, name: str, step: int, loss: float,
+                                                                     seconds: float) -> None:
+    """``dt=0.0210`` printed with no unit: seconds once the lines' dates agree within an order of magnitude, then the
+    step's time as printed (its ``dtf``/``dtb`` parts never), not the dates' mean over samples and saves."""
+    monitor = cold(tmp_path, name)
+    end = monitor.last_event_at()
+    assert end is not None
+    data = snap(monitor, end)
+    assert (data["training"]["step"], data["training"]["loss"]) == (step, loss)
+    assert data["training"]["step_seconds"] == pytest.approx(seconds)
+    assert f"step {seconds * 1000:.0f} ms (as printed, in seconds as the log's dates confirm)" in " ".join(data["details"])

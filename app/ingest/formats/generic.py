@@ -93,7 +93,17 @@ from .grammar import (
     normalise,
     pairs,
 )
-from .interval_times import above_rate, day_gap, day_seconds, interval_note, per_step_seconds, rate_note
+from .interval_times import (
+    UNITLESS_NAMES,
+    UNITLESS_NOTE,
+    above_rate,
+    day_gap,
+    day_seconds,
+    interval_note,
+    per_step_seconds,
+    rate_note,
+    unitless_agrees,
+)
 from .keras_bars import SampleCounts, keras_line, sample_time_note
 from .loss_groups import LossGroups, loss_groups
 from .lost_losses import lost_loss
@@ -510,6 +520,7 @@ class _Line:
     continues: bool = False  # a logged record of figures written in prose, going on: this line adds to it (no new record)
     of_round: bool = False  # a batch that names no epoch, counted in the round its trainer ends in a line of its own
     scored_step: int | None = None  # the step a results block's figures are at (its ``global_step``; None: the latest)
+    unitless_seconds: float | None = None  # a step's time printed with no unit (``dt=0.0199``): seconds, if dates agree
 
     def step_before(self, other: _Line) -> bool:
         """True when this step line's position is before ``other``'s (both read by the series: a count that ticks)."""
@@ -656,6 +667,9 @@ class GenericParser(StepLines[_Line]):
         self._unsized_last: int | None = None  # the last count of an unsized bar naming no epoch (``11it``)
         self._unsized_restarts = 0  # … and how often such a count did not go past the one before it
         self._clocked_step: tuple[int, float] | None = None  # (step, the time of day it leads with) of an undated line
+        # (step, its line's date) of the last record printing a unitless step time, and whether the dates agreed with one
+        self._unitless_at: tuple[int, float] | None = None
+        self._unitless_seconds = False
         self._tagged = TaggedScalars()  # ``losses/q1_loss 65.36 193000`` lines of one step, held
         self._scores = RuledScores()  # an evaluation's table of scores between rules of ``=``, under way
         self._unplaced_epoch = False  # the last step counted an epoch's batches, naming no epoch (``batch count: N/M``)
@@ -1670,6 +1684,8 @@ class GenericParser(StepLines[_Line]):
         if lone is not None:
             readings.append(Reading(Field.LOSS, "loss", lone[1]))
         line = _Line("step", at, readings, text=s, train=trained, loss_note=lone[0] if lone is not None else None)
+        if unknown and not any(r.field in (Field.STEP_TIME, Field.ITS) for r in readings):
+            line.unitless_seconds = _unitless_seconds(unknown)
         counters = _COUNTERS.match(s)
         if "l_" in s and not any(r.field is Field.LOSS for r in readings):
             named = [(name, value) for name, text in _L_LOSS.findall(s) if (value := number(text)) is not None]
@@ -3044,6 +3060,14 @@ class GenericParser(StepLines[_Line]):
             each = per_step_seconds(step_seconds, step - clocked[0], day_gap(clocked[1], day))
             if each is not None:
                 step_seconds, seconds_note = each, interval_note(step_seconds, step - clocked[0])
+        if step_seconds is None and bar is None and line.unitless_seconds is not None and line.at is not None:
+            # ``step=150 loss=4.26 dt=0.0199942``: seconds once two records' dates agree, then as printed even where the
+            # dates between records take in other work (a sample, a save)
+            before, self._unitless_at = self._unitless_at, (step, line.at)
+            if not self._unitless_seconds and before is not None:
+                self._unitless_seconds = unitless_agrees(line.unitless_seconds, step - before[0], line.at - before[1])
+            if self._unitless_seconds:
+                step_seconds, seconds_note = line.unitless_seconds, UNITLESS_NOTE
         its = got.get(Field.ITS)
         if (step_seconds is not None and bar is None and Field.STEP_TIME in got and its is not None and seconds_note is None
                 and above_rate(step_seconds, its.value)):
@@ -3618,6 +3642,15 @@ def _running_count(count: Reading | None) -> tuple[tuple[str, float], ...]:
     if count is None or count.value <= 0:
         return ()  # (LLaMA-Factory's ``"total_tokens": 0``: none counted)
     return ((TOTAL_PART + count.name, count.value),)
+
+
+def _unitless_seconds(unknown: list[tuple[str, str | None, str, str | None]]) -> float | None:
+    """A step's time a record prints with no unit under a name that says only that (``dt=0.0199``), or None."""
+    for raw, paren, value_text, unit in unknown:
+        if unit is None and paren is None and normalise(raw) in UNITLESS_NAMES:
+            value = number(value_text)
+            return value if value is not None and value > 0 else None
+    return None
 
 
 def _averaged_step_time(reading: Reading | None) -> bool:

@@ -13,6 +13,11 @@ time (a step takes 1.23 s at that rate), and the rate's time is shown instead.
 
 A line the reader could not date (a bare time of day leading it, ``02:31:56: train iter: 100 …``) still
 says how far apart two lines are: :func:`day_seconds` reads that clock for the gap alone.
+
+A step's time printed with no unit (ezpz's and wordplay's ``dt=0.0199``) is the other way round: the dates between two
+records confirm its unit (seconds, within an order of magnitude of their mean a step), and from then on the printed
+figure is the step's time, where the dates' span also holds a sample printed or a checkpoint saved
+(:func:`unitless_agrees`).
 """
 
 from __future__ import annotations
@@ -55,6 +60,24 @@ def per_step_seconds(printed_seconds: float, steps: int, gap_seconds: float) -> 
     if abs(printed_seconds - gap_seconds) > GAP_SHARE * gap_seconds + GAP_SLACK_SECONDS:
         return None
     return printed_seconds / steps
+
+
+# A step's time printed with no unit under a name that says only that it is one (ezpz's and wordplay's ``dt=0.0199``,
+# ``step_time: 0.74``): seconds, as Python's clock gives them, once the log's dates between two records agree with it
+# within this factor (an order of magnitude: the records' span may hold other work, a sample or a save, the step's
+# own time never does). Their parts (``dtf``, ``dtb``: the forward and backward passes) are no step's time.
+UNITLESS_FACTOR = 10.0
+UNITLESS_NAMES = frozenset({"dt", "step time", "iter time", "time per step"})
+UNITLESS_NOTE = "as printed, in seconds as the log's dates confirm"
+
+
+def unitless_agrees(printed: float, steps: int, gap_seconds: float) -> bool:
+    """Whether a unitless step time is one step's seconds by the log's dates: ``steps`` steps took ``gap_seconds``
+    between two records, and the printed time is within :data:`UNITLESS_FACTOR` of their mean."""
+    if steps < 1 or printed <= 0 or gap_seconds <= 0:
+        return False
+    each = gap_seconds / steps
+    return each / UNITLESS_FACTOR <= printed <= each * UNITLESS_FACTOR
 
 
 # A printed time this many times what the rate printed beside it gives a step is more than a step's time.

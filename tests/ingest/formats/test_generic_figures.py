@@ -13,7 +13,13 @@ import pytest
 from app.ingest.formats import create_parser
 from app.ingest.formats.drawn_bars import epoch_header
 from app.ingest.formats.generic import GenericParser
-from app.ingest.formats.interval_times import day_gap, day_seconds, per_step_seconds
+from app.ingest.formats.interval_times import (
+    UNITLESS_NOTE,
+    day_gap,
+    day_seconds,
+    per_step_seconds,
+    unitless_agrees,
+)
 from app.ingest.formats.tagged_scalars import TaggedScalars
 from app.ingest.formats.yolo_rows import cut_row_columns, headerless_columns, whole_class_header
 from app.stats.events import EvalResult, RunCrashed, StepFigures, TrainStep
@@ -24,6 +30,41 @@ def steps(lines: list[str]) -> list[TrainStep]:
 
 
 # --- a time printed for the interval since the line before ----------------------------------------------------------
+
+def test_a_unitless_step_time_agrees_with_the_dates_within_an_order_of_magnitude() -> None:
+    assert unitless_agrees(0.02, 10, 0.2)  # 10 steps in 0.2 s: 0.02 s each
+    assert unitless_agrees(0.02, 10, 1.9)  # 0.19 s each: 9.5 times, within
+    assert not unitless_agrees(0.02, 10, 2.1)  # 0.21 s each: 10.5 times
+    assert not unitless_agrees(58.1, 1, 0.077)  # milliseconds printed with no unit: 755 times the dates' seconds
+    assert not unitless_agrees(0.02, 0, 0.2) and not unitless_agrees(0.02, 10, 0.0)  # no steps, or one date for both
+
+
+# ``[<date>][I][trainer:850] step=N loss=… dt=… dtf=… dtb=…``: ezpz's and wordplay's records (composed figures)
+_DATED = "[2026-03-02 10:{}][I][train:12] step={} loss={} dt={} dtf=0.004 dtb=0.011"
+
+
+def test_a_unitless_dt_is_the_step_s_seconds_once_the_dates_confirm_it() -> None:
+    got = steps([_DATED.format("00:00,000000", 10, 3.5, 0.0501),
+                 _DATED.format("00:00,500000", 20, 3.4, 0.0498),  # 0.5 s over 10 steps: 0.05 s each, dt agrees
+                 "[2026-03-02 10:00:01,000000][I][train:40] Saving checkpoint to: out/ckpt",
+                 _DATED.format("00:09,000000", 30, 3.3, 0.0512)])  # 8.5 s over 10 steps: the save's, not the step's
+    # step 10: no date before it, no unit confirmed; step 20 and 30: as printed (0.0512, not 0.85 from the dates)
+    assert [(s.step, s.step_seconds, s.step_seconds_note) for s in got] == [
+        (10, None, None), (20, 0.0498, UNITLESS_NOTE), (30, 0.0512, UNITLESS_NOTE)]
+
+
+def test_a_unitless_dt_the_dates_contradict_is_no_step_time() -> None:
+    # dt=58.1 printed in milliseconds (an older wordplay's): 0.6 s over 10 steps is 0.06 s each, 968 times under 58.1 s
+    got = steps([_DATED.format("00:00,000000", 10, 3.5, 58.1), _DATED.format("00:00,600000", 20, 3.4, 60.2)])
+    assert [s.step_seconds for s in got] == [None, None]
+
+
+def test_a_unitless_dt_without_dates_or_a_forward_part_alone_is_no_step_time() -> None:
+    assert [s.step_seconds for s in steps(["step=10 loss=3.5 dt=0.05", "step=20 loss=3.4 dt=0.05"])] == [None, None]
+    got = steps([("[2026-03-02 10:00:00,000000][I][train:12] step=10 loss=3.5 dtf=0.004 dtb=0.011"),
+                 ("[2026-03-02 10:00:00,500000][I][train:12] step=20 loss=3.4 dtf=0.004 dtb=0.011")])
+    assert [s.step_seconds for s in got] == [None, None]
+
 
 def test_a_time_of_day_leading_undated_lines_shows_the_interval_too() -> None:
     # the VerSe issue's lines with their time of day in brackets (``[02:31:56] train iter: 100 …``), which no prefix
