@@ -814,6 +814,11 @@ REAL_FORMATS = {
     "torchtitan-dudeperf3ct-blog-train-llm-part2-stamp-only-lines-steps-100-200.log": "torchtitan",
     "generic-nnunet-issue1084-epochs-9-to-11-this-epoch-took-train-validation-loss-dice.log": "generic",
     "generic-nnformer-issue102-epoch-0-this-epoch-took-then-epoch-1-train-validation-loss.log": "generic",
+    "generic-retinexformer-issue6-basicsr-iters-55500-58000-validation-psnr-every-1000.log": "generic",
+    "generic-retinexformer-issue6-basicsr-start-padded-epoch-iters-500-3000-validation-psnr.log": "generic",
+    "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "generic",
+    "startup-edvr-issue72-three-train-images-epochs-for-600000-iters-network-print-no-iteration.log": "generic",
+    "startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log": "generic",
 }
 
 
