@@ -818,6 +818,11 @@ REAL_FORMATS = {
     "generic-lightning-tsai-erav1-readme-epoch-23-bar-split-fit-stopped-max-epochs-24.log": "generic",
     "generic-ezpz-diffusion-docs-unitless-dt-steps-0-to-12-dated.log": "generic",
     "generic-wordplay-homework-unitless-dt-steps-10-to-130-sample-and-save-between.log": "generic",
+    "generic-retinexformer-issue6-basicsr-iters-55500-58000-validation-psnr-every-1000.log": "generic",
+    "generic-retinexformer-issue6-basicsr-start-padded-epoch-iters-500-3000-validation-psnr.log": "generic",
+    "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "generic",
+    "startup-edvr-issue72-three-train-images-epochs-for-600000-iters-network-print-no-iteration.log": "generic",
+    "startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log": "generic",
 }
 
 

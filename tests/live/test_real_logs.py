@@ -2456,6 +2456,26 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 12, "loss": 1.059014, "step_seconds": 0.021091}),
     ("generic-wordplay-homework-unitless-dt-steps-10-to-130-sample-and-save-between.log", T0, "end", "step 130 · …",
      "measuring", {"step": 130, "loss": 2.385, "step_seconds": 0.311065}),
+    # BasicSR 1.x (Retinexformer's own log): iteration 58,000 with a thousands separator, 142 ms as printed (time (data):
+    # 0.142 (0.001)), the validation after 58,000's record that step's; 2,500 iterations over 389.203 s, its pauses included
+    ("generic-retinexformer-issue6-basicsr-iters-55500-58000-validation-psnr-every-1000.log", T0, "end",
+     "step 58000 · 23k steps/h", "training",
+     {"step": 58000, "total_steps": None, "loss": 0.045669, "lr": 1.935e-04, "step_seconds": 0.142,
+      "steps_per_hour": 2500 * 3600 / 389.203, "eval": {"psnr": {"value": 22.7344, "step": 58000}}, "crash": None}),
+    # … its start, the epoch padded to its width (``[epoch:  8, iter:     500, …]``): the record's own, no logger's name
+    ("generic-retinexformer-issue6-basicsr-start-padded-epoch-iters-500-3000-validation-psnr.log", T0, "end",
+     "step 3000 · 23k steps/h", "training",
+     {"step": 3000, "loss": 0.095804, "lr": 2.010e-04, "step_seconds": 0.142, "steps_per_hour": 2500 * 3600 / 388.061,
+      "eval": {"psnr": {"value": 20.7048, "step": 3000}}, "data": epoch(49.0)}),
+    # the mmsr codes' records padded in square brackets (ESRGAN): no time printed, 200 iterations over 214.464 s
+    ("generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log", T0, "end",
+     "step 800 · 3.3k steps/h", "training",
+     {"step": 800, "loss": None, "lr": 1e-04, "step_seconds": 214.464 / 200, "data": epoch(0.0), "eval": None}),
+    # BasicSR's start-up: the iterations its ``Total epochs needed: … for iters …`` says, the plan; no iteration yet
+    ("startup-edvr-issue72-three-train-images-epochs-for-600000-iters-network-print-no-iteration.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": 600000, "loss": None, "crash": None}),
+    ("startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": 500000, "loss": None, "crash": None}),
 ]  # fmt: skip
 
 
@@ -3077,6 +3097,11 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, elapsed, ETA, eval",
     "generic-ezpz-diffusion-docs-unitless-dt-steps-0-to-12-dated.log": "step, loss, step time",
     "generic-wordplay-homework-unitless-dt-steps-10-to-130-sample-and-save-between.log": "step, loss, step time",
+    "generic-retinexformer-issue6-basicsr-iters-55500-58000-validation-psnr-every-1000.log":
+        "step, epoch, loss, lr, step time, ETA, eval",
+    "generic-retinexformer-issue6-basicsr-start-padded-epoch-iters-500-3000-validation-psnr.log":
+        "step, epoch, loss, lr, step time, ETA, eval",
+    "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "step, epoch, lr",
 }  # fmt: skip
 
 

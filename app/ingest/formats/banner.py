@@ -10,7 +10,9 @@ the HF Trainer's and accelerate's ``Total optimization steps = 1,548``, ``Num Ep
 something per epoch or per batch (``num batches per epoch``), or steps of another kind (warmup,
 evaluation, saving, logging, gradient accumulation) is no plan of the run. A bar's count (a cache
 check's ``76/76``) is never a banner: the name must say its role. A trainer may say it in a sentence
-instead, as training starts: YOLOv5's and Ultralytics' ``Starting training for 300 epochs...``.
+instead, as training starts: YOLOv5's and Ultralytics' ``Starting training for 300 epochs...``. BasicSR and the ESRGAN/EDVR/HDRUNet codes built on it say both counts,
+the epochs their loop will run and the iterations it stops at (``Total epochs needed: 405 for iters 500,000``,
+``Total epochs needed: 63 for 400000 iterations``): the run stops at its iterations, so they are its plan.
 
 A table's header is a start-up line too: the names of the columns its rows will fill, printed before
 the first row (spaCy v2's ``Itn.  Dep Loss  NER Loss  UAS …``, YOLO's ``Epoch  GPU_mem  box_loss …``).
@@ -55,6 +57,9 @@ _LISTED = re.compile(
 # The plan said in a sentence as training starts (YOLOv5, YOLOv7, Ultralytics: ``Starting training for 300 epochs...``).
 _SENTENCE = re.compile(r"(?i)\s*(?P<name>(?:start(?:ing)?|begin(?:ning)?) training) for (?P<count>\d{1,3}(?:,\d{3})+|\d{1,12}) "
                        r"(?P<unit>steps|iterations|iters|epochs)\b\W*$")
+# BasicSR's (and its forks') epochs worked out for the iterations it stops at: ``Total epochs needed: 405 for iters 500,000``
+_EPOCHS_FOR_ITERS = re.compile(r"(?i)\s*total epochs needed: \d[\d,]*\s+for\s+(?:(?P<name>iters|iterations) (?P<count>\d{1,3}(?:,\d{3})+|\d{1,12})"
+                               r"|(?P<count2>\d{1,3}(?:,\d{3})+|\d{1,12}) (?:iters|iterations))\s*\.?\s*$")
 # A start of training said with no plan: the heading above the HF Trainer's and accelerate scripts' settings, accelerate's
 # state as a script logs it before its loop (its distributed type then its backend), a loop starting from a step.
 _HEADING = re.compile(r"\s*\*{3,}\s*Running training\s*\*{3,}\s*$")
@@ -109,6 +114,11 @@ class Planned:
 
 def planned_run(text: str) -> Planned | None:
     """The planned length a banner line says (the module's docstring), or None."""
+    if "epochs needed" in text:
+        needed = _EPOCHS_FOR_ITERS.match(text)
+        if needed is not None:
+            count = int((needed.group("count") or needed.group("count2")).replace(",", ""))
+            return Planned("steps", count, needed.group("name") or "iterations") if count > 0 else None
     m = _BANNER.match(text)
     if m is None and "," in text and "otal" in text:
         m = _LISTED.search(text)

@@ -107,6 +107,7 @@ from .interval_times import (
 from .keras_bars import SampleCounts, keras_line, sample_time_note
 from .loss_groups import LossGroups, loss_groups
 from .lost_losses import lost_loss
+from .marked_scores import heading_alone, marked_scores, score_under_heading
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import one_figure, prose_figure
@@ -612,6 +613,7 @@ class GenericParser(StepLines[_Line]):
         self._record_line: tuple[str, float, int] | None = None
         self._logged = 0  # a loop's bare loss prints read so far, in a log that numbers no step (scalar_prints.py)
         self._prose: _ProseRecord | None = None  # the logged record of figures written in prose under way
+        self._marked_heading = False  # the line before was BasicSR's validation heading, its scores under it (marked_scores.py)
         self._checkpoint_at: tuple[int, int] | None = None  # (epoch, global step) Lightning's last checkpoint line named
         self._eval_positions = False  # the run's position is read from its validations (no training line yet)
         self._eval_updates: int | None = None  # the updates the last validation named (no training line yet)
@@ -1149,6 +1151,16 @@ class GenericParser(StepLines[_Line]):
         prose, self._prose = self._prose, None  # (a line of another kind ends a record of figures in prose)
         run_took, self._run_took = self._run_took, None  # (an engine's run time read on the line just before)
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
+        under_heading, self._marked_heading = self._marked_heading, False
+        if "#" in s and self._last is not None:
+            # a validation's scores marked with hashes (marked_scores.py: BasicSR's and the ESRGAN codes'), at the step
+            # just logged; the line is no comment
+            marked = score_under_heading(s) if under_heading else marked_scores(s)
+            if marked is not None:
+                self._marked_heading = under_heading  # (its next score may follow, a line each)
+                return Kind.FULL, _Line("tie", at, text=s, named=tuple(marked))
+        elif s[:10] == "Validation" and self._last is not None and heading_alone(s):
+            self._marked_heading = True  # (BasicSR's heading, its scores on the lines under it)
         if not s or (s[:1] == "#" and not (s[-1:] == "#" and len(s) <= 40 and _EVAL_HEADING.match(s))):
             # a comment (a shell's, a markdown heading): no record; an evaluation's heading ruled with hashes is one
             # (RLCard's ``########## Evaluation ##########``)
@@ -2386,10 +2398,10 @@ class GenericParser(StepLines[_Line]):
                 events.append(RunInfo(at=None))  # (no plan said: a run begun, its bar's count no known unit's)
         elif line.what == "begun":
             # (a run known, waiting for its first step, from the step its start line names; no clock of its own to move)
-            planned = int(line.readings[0].value) if line.readings else None  # (the total its start line says: banner.py)
-            if planned is not None:
-                self._total = planned
-            events.append(RunInfo(at=None, start_step=line.starts_from, total_steps=planned))
+            said_total = int(line.readings[0].value) if line.readings else None  # (the total its start line says: banner.py)
+            if said_total is not None:
+                self._total = said_total
+            events.append(RunInfo(at=None, start_step=line.starts_from, total_steps=said_total))
         elif line.what in ("epochs", "banner_epochs"):
             self._planned_epochs = line.readings[0].total
             if line.what == "banner_epochs" and self._last is None and self._planned_epochs:

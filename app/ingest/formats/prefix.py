@@ -113,8 +113,9 @@ _RECORD_FIELD = re.compile(
 )
 # A bracketed field that holds a training position is the record's own (not a logger's name or a level); so is a
 # bracket holding a count alone (a boosting round's ``[9]\ttest-error:0.027195`` after dmlc-core's ``[20:01:41] ``) or a
-# counter's word and its count (``[Epoch 7] Batch 120/126 | loss=0.0608``, ``[Epoch 7/10] train_loss=…``).
-_FIGURED_FIELD = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?[:=]\s?\d"
+# counter's word and its count (``[Epoch 7] Batch 120/126 | loss=0.0608``, ``[Epoch 7/10] train_loss=…``). BasicSR pads its
+# counts to their width (``[epoch:  3, iter:   2,000, lr:(…)]``: ``epoch:{:3d}``, ``iter:{:8,d}``).
+_FIGURED_FIELD = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?[:=]\s{0,8}\d"
                             r"|^\s*\[\s*(?:(?:epoch|iter|iteration|step|batch)\s?)?\d{1,12}\s*(?:/\s*\d{1,12}\s*)?\]")
 # Python logging's default format (``basicConfig``): ``INFO:__main__:``.
 # NeMo's Lightning records: ``[INFO     | pytorch_lightning.utilities.rank_zero]: ``.

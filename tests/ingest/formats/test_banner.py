@@ -287,3 +287,49 @@ def test_a_lightgbm_start_up_with_its_rounds_after_it_is_read_at_its_rounds(tmp_
              "[LightGBM] [Info] 2.436162 seconds elapsed, finished iteration 10"]
     data = read_cold(tmp_path, lines, at=T0)
     assert (data["training"]["step"], data["training"]["loss"]) == (10, 0.206)
+
+
+@pytest.mark.parametrize(
+    ("line", "planned"),
+    [
+        # BasicSR's and its forks' epochs worked out for the iterations the run stops at: the iterations are the plan
+        ("Total epochs needed: 405 for iters 500,000", Planned("steps", 500000, "iters")),
+        ("Total epochs needed: 7 for iters 250000", Planned("steps", 250000, "iters")),
+        ("Total epochs needed: 12 for 60000 iterations", Planned("steps", 60000, "iterations")),
+        # the epochs alone, a count of iterations an epoch, a sentence about them: no plan
+        ("Total epochs needed: 405", None),
+        ("Number of train images: 19,749, iters: 1,235", None),
+        ("Total epochs needed: 405 for iters 0", None),
+        ("How many total epochs needed: 405 for iters 500,000?", None),
+    ],
+)
+def test_the_iterations_a_run_stops_at_beside_the_epochs_they_need_are_its_plan(line: str, planned: Planned | None) -> None:
+    assert planned_run(line) == planned
+
+
+@pytest.mark.parametrize(("name", "total"), [
+    ("startup-edvr-issue72-three-train-images-epochs-for-600000-iters-network-print-no-iteration.log", 600000),
+    ("startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log", 500000),
+])  # fmt: skip
+def test_real_basicsr_start_ups_wait_for_their_first_iteration_of_the_planned(tmp_path: Path, name: str, total: int) -> None:
+    # EDVR's start on two processes, its network's print after it; SPSR's data sets and initialisation
+    lines = body(name)
+    assert detect(lines) == "generic"
+    data = read_cold(tmp_path, lines, name=name, at=T0)
+    training = data["training"]
+    # the epochs (3000, 5377), an epoch's iterations (1, 93) and the parameters (2,996,259) are no step, total or loss
+    assert (data["status_line"], data["state"]) == ("waiting for first step", "working")
+    assert (training["step"], training["total_steps"], training["loss"], training["crash"]) == (None, total, None, None)
+    assert f"of {total:,} planned" in " ".join(data["details"])
+
+
+def test_a_basicsr_start_up_s_plan_is_the_total_of_the_iterations_after_it(tmp_path: Path) -> None:
+    # composed: the older logger's start-up then its records every 200 iterations
+    lines = ["19-03-02 09:00:00.000 - INFO: Number of train images: 3,200, iters: 200",
+             "19-03-02 09:00:00.001 - INFO: Total epochs needed: 150 for iters 30,000",
+             "19-03-02 09:00:05.000 - INFO: Start training from epoch: 0, iter: 0",
+             "19-03-02 09:01:45.000 - INFO: <epoch:  0, iter:     200, lr:2.000e-04> l_pix: 4.1250e-02",
+             "19-03-02 09:03:25.000 - INFO: <epoch:  1, iter:     400, lr:2.000e-04> l_pix: 3.8750e-02"]
+    data = read_cold(tmp_path, lines, at=T0)
+    training = data["training"]
+    assert (training["step"], training["total_steps"], training["loss"]) == (400, 30000, 0.03875)
