@@ -204,7 +204,7 @@ def test_a_bar_at_0_under_a_header_with_no_plan_said_is_a_run_begun_with_no_posi
         ('[1] "[LightGBM] [Info] Start training from score 0.482113"', None),  # (R's quotes close the record: not whole)
         # not a start: the data set's other records, its advice, a sentence that names the words
         ("[LightGBM] [Info] Number of positive: 24117, number of negative: 24093", None),
-        ("[LightGBM] [Info] Total Bins 50", None),
+        ("[LightGBM] [Info] Total Bins 255", None),
         ("[LightGBM] [Warning] Auto-choosing row-wise multi-threading, the overhead of testing was 0.004187 seconds.", None),
         ("How many data points does [LightGBM] [Info] Number of data points in the train set: print?", None),
     ],
