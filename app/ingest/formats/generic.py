@@ -865,8 +865,7 @@ class GenericParser(StepLines[_Line]):
         runs = self._engine_runs
         if epoch < 1 or (runs and runs[-1] <= 1) or (epoch == 1 and not runs):
             return None
-        hours, minutes, seconds = done.group(2, 3, 4)
-        took = int(hours) * 3600 + int(minutes) * 60 + float(seconds)  # (its milliseconds too: ``00:00:01.981``)
+        took = _time_taken(*done.group(2, 3, 4))
         return _Line("epoch_time", at, [Reading(Field.EPOCH, "epoch", float(epoch))], text=text,
                      named=(Named(Kin.EPOCH_TIME, "epoch time", took, "Time taken"),))
 
@@ -1294,8 +1293,7 @@ class GenericParser(StepLines[_Line]):
         if "Engine run complete" in s and (run_done := _ENGINE_RUN_DONE.search(s)) is not None:
             if self._engine_runs:
                 self._engine_runs.pop()
-            hours, minutes, seconds = run_done.group(1, 2, 3)
-            self._run_took = int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+            self._run_took = _time_taken(*run_done.group(1, 2, 3))
             return Kind.FULL, None
         if run_took is not None and s[:3] == "End" and _LAUNCHER_END.match(s):
             return Kind.FULL, _Line("run_time", at, text=s, named=(Named(Kin.ELAPSED, "run time", run_took, "Time taken"),))
@@ -3774,6 +3772,12 @@ def _summary_loss(full: tuple[TrainStep, int] | None, text: str, readings: list[
 
 def _first(readings: list[Reading], kind: Field) -> Reading | None:
     return next((r for r in readings if r.field is kind), None)
+
+
+def _time_taken(hours: str, minutes: str, seconds: str) -> float:
+    """An Ignite engine's ``Time taken: 00:00:01.491`` in seconds, its milliseconds kept (``_ENGINE_EPOCH_DONE``,
+    ``_ENGINE_RUN_DONE``)."""
+    return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
 
 
 def _epochs_bar(m: re.Match[str], at: float | None, s: str) -> _Line:
