@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -59,3 +60,19 @@ def watched_page(browser: Any, *, expected: Iterable[str] = (), console: bool = 
     page.context.close()
     ours = [e for e in page.errors if not any(x in e for x in page.expected_errors)]
     assert not ours, ours
+
+
+def open_panel(page: Any, selector: str, *, tries: int = 3) -> None:
+    """Open the ``<details>`` at ``selector`` as a user does, by clicking its summary, and wait
+    until it is open. A click can land while the page above it is still being laid out (a chart
+    drawn on the first snapshot moves the panel down): then the summary is clicked again, so a test
+    never types into a panel that stayed shut."""
+    details = page.locator(selector)
+    for _ in range(tries):
+        details.locator("> summary").click()
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline:
+            if details.evaluate("(el) => el.open"):
+                return
+            time.sleep(0.05)
+    raise AssertionError(f"{selector} stayed shut after {tries} clicks on its summary")

@@ -30,6 +30,7 @@ from app.config import Config
 from app.hub.runs import MAX_PART_BYTES, MAX_RUNS_PER_MACHINE, RunReportError, check_run, run_parts
 from app.hub.store import HubStore
 from app.live.monitor import Monitor
+from tests import pages
 from tests.compare.resume import first_run, resumed_run, text
 from tests.conftest import RunningServer, start_server
 from tests.web.test_compare_page import browsed, faster_run  # noqa: F401 - a fixture
@@ -269,7 +270,7 @@ def test_compare_with_offers_a_fleet_machines_run_on_a_hub_that_follows_a_traine
         assert get(server, f"/api/compare?run=live&run={fleet_run['id']}&x=time")[0] == 400
         page = browsed(DESKTOP)
         page.goto(f"http://127.0.0.1:{started.port}/")
-        page.locator("#compare > summary").click()
+        pages.open_panel(page, "#compare")
         picker = page.locator("#compare-run")
         expect()(picker.locator("option", has_text="rig-b: lr-3e-4.log")).to_have_count(1)
         picker.select_option(fleet_run["id"])

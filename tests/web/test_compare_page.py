@@ -107,7 +107,7 @@ def test_compare_with_a_log_in_the_folder_from_the_page_and_open_it_again_from_t
     page.goto(compare_server.url)
     expect()(page.locator("#status")).to_contain_text("6000")
     status = page.locator("#status").text_content()
-    page.locator("#compare > summary").click()
+    pages.open_panel(page, "#compare")
     page.locator("#compare-path").fill("lr-3e-4.log")
     page.locator("#compare-form button").click()
     found = inspect(page)
@@ -222,7 +222,7 @@ def test_a_miners_week_against_the_last_on_a_phone_and_a_desktop(tmp_path: Path,
         phone.locator("#weeks").screenshot(path=str(ARTIFACTS / "compare-weeks-phone-light.png"))
         desktop = browsed(DESKTOP, color_scheme="dark")
         desktop.goto(f"http://127.0.0.1:{started.port}/")
-        desktop.locator("#weeks > summary").click()
+        pages.open_panel(desktop, "#weeks")
         desktop.wait_for_function("() => new URLSearchParams(location.search).get('weeks') === 'last'")  # set as it opens
         assert parse_qs(urlparse(desktop.url).query) == {"weeks": ["last"]}
         dark = weeks_drawn(desktop)
