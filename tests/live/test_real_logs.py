@@ -2476,6 +2476,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "total_steps": 600000, "loss": None, "crash": None}),
     ("startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": 500000, "loss": None, "crash": None}),
+    # CenterNet's logger dates each record to the minute, every field dashed, before a colon (``2019-09-06-10-49: epoch:
+    # 12 |loss …``): the records' time, never a figure; the last two records 10:15 -> 10:49, 34 min an epoch
+    ("generic-centernet-issue335-dashed-minute-stamps-epochs-4-to-12-loss-hm-wh-off-time.log", T0, "end",
+     "epoch 12 · 1.7 epochs/h", "training",
+     {"step": 12, "total_steps": None, "loss": 0.858782, "step_seconds": 34 * 60, "data": epoch(12.0)}),
+    # FairMOT's copy of it: 20:23 -> 21:02, 39 min an epoch
+    ("generic-fairmot-issue38-dashed-minute-stamps-epochs-1-to-9-loss-id-loss-time.log", T0, "end",
+     "epoch 9 · 1.5 epochs/h", "training",
+     {"step": 9, "total_steps": None, "loss": 0.394856, "step_seconds": 39 * 60, "data": epoch(9.0)}),
 ]  # fmt: skip
 
 
@@ -3102,6 +3111,8 @@ GENERIC_READ = {
     "generic-retinexformer-issue6-basicsr-start-padded-epoch-iters-500-3000-validation-psnr.log":
         "step, epoch, loss, lr, step time, ETA, eval",
     "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "step, epoch, lr",
+    "generic-centernet-issue335-dashed-minute-stamps-epochs-4-to-12-loss-hm-wh-off-time.log": "step, epoch, loss",
+    "generic-fairmot-issue38-dashed-minute-stamps-epochs-1-to-9-loss-id-loss-time.log": "step, epoch, loss",
 }  # fmt: skip
 
 

@@ -46,6 +46,10 @@ _ISO = re.compile(rf"\[?(\d{{4}})[-/](\d\d)[-/](\d\d)[T ]{_CLOCK}"
 # The same with dashes in the time, as a stamp safe in a file's name is written (``%Y-%m-%d %H-%M-%S``; steppy's logger:
 # ``2019-03-22 14-23-11 steps >>> epoch 0 batch 418 sum: 2.32141``); its groups are the colon form's.
 _ISO_DASHED = re.compile(r"\[?(\d{4})-(\d\d)-(\d\d)[T _](\d\d)-(\d\d)-(\d\d)(?:[.,](\d{1,9}))?(Z)?\]?")
+# The same with the time's fields dashed onto the date and closed by a colon, maybe in whole minutes (CenterNet's logger,
+# ``time.strftime('%Y-%m-%d-%H-%M')`` before each record, copied by FairMOT and the trackers built on it:
+# ``2020-04-15-15-52: epoch: 1 |loss 8.929329 | hm_loss …``).
+_ALL_DASHED = re.compile(r"(\d{4})-(\d\d)-(\d\d)-(\d\d)-(\d\d)(?:-(\d\d))?:(?= )")
 # HF's example scripts (``datefmt="%m/%d/%Y %H:%M:%S"``); rich's log handler (``[01/15/23 18:11:55]``:
 # ``%x %X``, a two-digit year).
 _US = re.compile(rf"\[?(\d\d)/(\d\d)/(\d{{4}}|\d\d),? {_CLOCK}\]?")
@@ -78,6 +82,19 @@ _TIME_OF_DAY = re.compile(
 # ``"%a %d %b %Y %H:%M:%S"``: ``Sat 23 Apr 2022 00:39:03 INFO  ``).
 _DAY_MONTH = re.compile(rf"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )?(\d{{1,2}}) ([A-Z][a-z]{{2}})(?: (\d{{4}}))? "
                         rf"(\d\d):(\d\d)(?::(\d\d))?(?=\s+{_LEVEL}\b)")
+# A date whose day and month cannot be swapped, written as C, Boost and day-first locales print it, maybe in brackets:
+# ctime's (``time.ctime()``, ``asctime()``, C's ``ctime``/``%c`` in the C locale: ``Mon Dec  7 22:59:59 2026``), its
+# month named day first or year first (``datefmt="%d-%b-%Y %H:%M:%S"``: ``07-Dec-2026 22:59:59``, Python's logging
+# HOWTO's ``%d-%b-%y``: ``07-Dec-26 22:59:59``; Boost's ``to_simple_string``: ``2026-Dec-07 22:59:59``), or dotted with
+# the day first (``%d.%m.%Y %H:%M:%S``: ``07.12.2026 22:59:59``, ``[07.12.26 22:59]``, whole minutes). A dotted date is
+# never month first in any locale that prints one, so it is read day first; a slashed one may be either (:data:`_US`).
+_WEEKDAY = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
+_NAMED_DATE = re.compile(
+    rf"\[?{_WEEKDAY} ([A-Z][a-z]{{2}}) {{1,2}}(\d{{1,2}}) {_CLOCK} (\d{{4}})\]?"
+    rf"|\[?(\d\d)-([A-Z][a-z]{{2}})-(\d{{4}}|\d\d)[ T:]{_CLOCK}\]?"
+    rf"|\[?(\d{{4}})-([A-Z][a-z]{{2}})-(\d\d)[ T]{_CLOCK}\]?"
+    rf"|\[?(\d\d)\.(\d\d)\.(\d{{4}}|\d\d),? (\d\d):(\d\d)(?::(\d\d)(?:[.,](\d{{1,9}}))?)?\]?"
+)
 # absl/glog: level letter, month, day, time, thread id, file:line].
 _GLOG = re.compile(rf"[IWEF](\d\d)(\d\d) {_CLOCK}\s+\d+ [^\]\s]{{1,120}}\] ")
 # sockeye's own record: its time, level, logger and function in one bracket, parted by colons (``[%(asctime)s:%(levelname)s:
@@ -156,7 +173,7 @@ _PASTE_MARKS = re.compile(r"[ \t]*(?:`{1,3}|>[ \t]?)[ \t]*(?=\[|\d{4}[-/]\d\d[-/
 # ``W Parameter …``), maybe indented as a Markdown code block; never a word (``I have``) nor pytest's ``E   ``.
 _LEVEL_LETTER = re.compile(r"[ \t]{0,8}[DIWEF] (?=[A-Z0-9-])")
 # A cheap test: can the line start with a prefix at all?
-_MAYBE = re.compile(r"[ \t]{0,8}[DIWEF] [A-Z0-9-]|"
+_MAYBE = re.compile(r"[ \t]{0,8}[DIWEF] [A-Z0-9-]|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} |"
                     r"(?i:rank|worker) ?\d|\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
 _MAX_PEELS = 6
 _HALF_DAY_SECONDS = 12 * 3600
@@ -274,8 +291,22 @@ class PrefixReader:
         m = _DAY_MONTH.match(line, pos)
         if m is not None and m.group(2) in MONTHS and 1 <= int(m.group(1)) <= 31:
             return self._dated(self._day_month(m)), self._fields(line, m.end())
-        m = _ISO.match(line, pos) or _ISO_DASHED.match(line, pos)
+        m = _ALL_DASHED.match(line, pos)
         if m is not None:
+            year, month, day, hour, minute = (int(g) for g in m.groups()[:5])
+            second = int(m.group(6) or 0)
+            if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and second < 60):
+                return None
+            at = self._times.epoch(year, month, day, hour, minute, second) if self._dates else None
+            return self._dated(at), self._fields(line, m.end())
+        m = _NAMED_DATE.match(line, pos)
+        if m is not None:
+            named = self._named_date(m)
+            if named is None:
+                return None
+            at = named[0] if self._dates else None
+            m = named[1]
+        elif (m := _ISO.match(line, pos) or _ISO_DASHED.match(line, pos)) is not None:
             at = self._iso_time(m)
         else:
             m = _US.match(line, pos)
@@ -314,9 +345,30 @@ class PrefixReader:
             # (``tf.logging.info('%s: Step %d: …' % (datetime.now(), …))``) inside its logger's prefix (only there:
             # TensorFlow's C++ logger leads its lines with ``2020-09-07 12:33:26.224454: I tensorflow/…``, read as before).
             return self._dated(at), self._fields(line, end + 2)
+        if m.re is _NAMED_DATE and line.startswith(": ", end):
+            end += 1  # (``print(time.ctime() + ": " + …)``: the colon closes the time)
         if end < len(line) and not (zoned or line[end].isspace() or line[end] in "[]|-"):
             return None  # a date inside a word, not a record's time
         return self._dated(at), self._fields(line, end)
+
+    def _named_date(self, m: re.Match[str]) -> tuple[float | None, re.Match[str]] | None:
+        """The time of a :data:`_NAMED_DATE` and its match; None where its date or clock is no calendar's (a figure)."""
+        g = m.groups()
+        if g[0] is not None:  # ctime: month, day, clock, year
+            month, day, year, clock = MONTHS.get(g[0], 0), int(g[1]), int(g[6]), g[2:6]
+        elif g[7] is not None:  # day, month's name, year
+            month, day, year, clock = MONTHS.get(g[8], 0), int(g[7]), int(g[9]), g[10:14]
+        elif g[14] is not None:  # year, month's name, day
+            month, day, year, clock = MONTHS.get(g[15], 0), int(g[16]), int(g[14]), g[17:21]
+        else:  # dotted, day first
+            month, day, year, clock = int(g[22]), int(g[21]), int(g[23]), (g[24], g[25], g[26] or "00", g[27])
+        hour, minute, second = int(clock[0]), int(clock[1]), int(clock[2])
+        if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and second < 60):
+            return None
+        if not self._dates:
+            return None, m
+        year += 2000 if year < 100 else 0
+        return self._times.epoch(year, month, day, hour, minute, second + _fraction(clock[3])), m
 
     def _dated(self, at: float | None) -> float | None:
         """A time a prefix printed with its date: the day the next time of day printed without one is on (one log may
