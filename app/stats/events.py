@@ -358,6 +358,9 @@ LOGGING_INTERVAL_SECONDS = "logging_interval_seconds"
 # A TrainStep's figure: the training perplexity printed on a step's record that prints no loss (OpenNMT's ``Perplexity
 # 8.28``, sockeye's ``perplexity=38.275190``): the run's training figure under its own name, never taken for a loss.
 TRAIN_PERPLEXITY = "perplexity"
+# A TrainStep's figure: an MFU printed with no ``%`` sign and no more than 1 (wordplay's ``mfu=0.1326``), where no record
+# of the log said its unit: a fraction or a percent, shown as printed, never as either.
+MFU_AS_PRINTED = "mfu_as_printed"
 
 
 # The ending of an evaluation's name whose figure the log printed as a share in per cent (PyG's ``Val: 65.75%`` →

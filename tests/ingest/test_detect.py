@@ -825,6 +825,11 @@ REAL_FORMATS = {
     "startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log": "generic",
     "generic-centernet-issue335-dashed-minute-stamps-epochs-4-to-12-loss-hm-wh-off-time.log": "generic",
     "generic-fairmot-issue38-dashed-minute-stamps-epochs-1-to-9-loss-id-loss-time.log": "generic",
+    "generic-wordplay-legend-drapi222-homework-steps-10-to-310-tps-sps-named.log": "generic",
+    "generic-wordplay-legend-curry-hw6-steps-10-to-100-tps-sps-named-wrapped-records.log": "generic",
+    "generic-deepspeed-userlabday-bert-squad-rank0-steps-20-40-timer-current-samplespersec.log": "generic",
+    "generic-deepspeed-pr849-zero3-rank0-step-25-timer-samplespersec.log": "generic",
+    "generic-prime-diloco-pr25-steps-1-6-tokens-per-second-mfu-above-1-percent.log": "generic",
 }
 
 

@@ -2485,6 +2485,29 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-fairmot-issue38-dashed-minute-stamps-epochs-1-to-9-loss-id-loss-time.log", T0, "end",
      "epoch 9 · 1.5 epochs/h", "training",
      {"step": 9, "total_steps": None, "loss": 0.394856, "step_seconds": 39 * 60, "data": epoch(9.0)}),
+    # wordplay's records under its own legend: ``tps`` tokens a second (the tok/s, and the tok/h from it), ``sps`` samples
+    # a second, as the legend above them says; 300 steps × 524,288 tokens over 214.287 s = 2.64G tok/h by hand (within 2 %)
+    ("generic-wordplay-legend-drapi222-homework-steps-10-to-310-tps-sps-named.log", T0, "end", "step 310 · 2.6G tok/h",
+     "training",
+     {"step": 310, "loss": 1.42904, "step_seconds": 0.311675, "tokens_per_second": 1682160.0,
+      "tokens_per_second_scope": "global", "mfu": 43.3801, "figures": {"samples_per_second": 25.6677},
+      "steps_per_hour": 300 * 3600 / 214.287421, "tokens_per_hour": pytest.approx(300 * 524288 * 3600 / 214.287421, rel=0.02)}),
+    ("generic-wordplay-legend-curry-hw6-steps-10-to-100-tps-sps-named-wrapped-records.log", T0, "end", "step 100 · …",
+     "measuring",
+     {"step": 100, "loss": 2.47028, "step_seconds": 0.280847, "tokens_per_second": 233351.0, "mfu": 47.4105,
+      "figures": {"samples_per_second": 3.56066}}),
+    # DeepSpeed's ThroughputTimer line under the engine's own step line, at that step: the step's samples a second (the
+    # latest step's where the running average is printed beside it)
+    ("generic-deepspeed-userlabday-bert-squad-rank0-steps-20-40-timer-current-samplespersec.log", T0, "end", "step 40 · …",
+     "measuring",
+     {"step": 40, "total_steps": None, "loss": None, "lr": 5e-05, "step_seconds": 45.019 / 20,
+      "figures": {"samples_per_second": 227.7217889790298}}),
+    ("generic-deepspeed-pr849-zero3-rank0-step-25-timer-samplespersec.log", T0, "end", "step 25 · …", "measuring",
+     {"step": 25, "total_steps": None, "loss": None, "lr": 1.446140557591026e-05,
+      "figures": {"samples_per_second": 6.302019280317165}}),
+    # an MFU printed with no unit above 1: a percent (no fraction is)
+    ("generic-prime-diloco-pr25-steps-1-6-tokens-per-second-mfu-above-1-percent.log", T0, "end", "step 6 · …",
+     "measuring", {"step": 6, "loss": 10.8527, "tokens_per_second": 625519.12, "mfu": 50.56, "figures": None}),
 ]  # fmt: skip
 
 
@@ -3113,6 +3136,11 @@ GENERIC_READ = {
     "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "step, epoch, lr",
     "generic-centernet-issue335-dashed-minute-stamps-epochs-4-to-12-loss-hm-wh-off-time.log": "step, epoch, loss",
     "generic-fairmot-issue38-dashed-minute-stamps-epochs-1-to-9-loss-id-loss-time.log": "step, epoch, loss",
+    "generic-wordplay-legend-drapi222-homework-steps-10-to-310-tps-sps-named.log": "step, loss, step time, tok/s",
+    "generic-wordplay-legend-curry-hw6-steps-10-to-100-tps-sps-named-wrapped-records.log": "step, loss, step time, tok/s",
+    "generic-deepspeed-userlabday-bert-squad-rank0-steps-20-40-timer-current-samplespersec.log": "step, lr",
+    "generic-deepspeed-pr849-zero3-rank0-step-25-timer-samplespersec.log": "step, lr",
+    "generic-prime-diloco-pr25-steps-1-6-tokens-per-second-mfu-above-1-percent.log": "step, loss, tok/s",
 }  # fmt: skip
 
 

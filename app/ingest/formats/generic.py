@@ -30,6 +30,7 @@ from ...stats.events import (
     FINAL_STEP_LOSS,
     LOGGING_INTERVAL_SECONDS,
     LOSS_AFTER_LAST_STEP,
+    MFU_AS_PRINTED,
     PERCENT_SUFFIX,
     RUN_SECONDS,
     SPLIT_RECORD_LOSS,
@@ -105,6 +106,7 @@ from .interval_times import (
     unitless_agrees,
 )
 from .keras_bars import SampleCounts, keras_line, sample_time_note
+from .legends import MAX_LEGEND_NAMES, legend_row, spelled_out
 from .loss_groups import LossGroups, loss_groups
 from .lost_losses import lost_loss
 from .marked_scores import heading_alone, marked_scores, score_under_heading
@@ -236,6 +238,11 @@ _EVAL_EPOCH = re.compile(r"(?i)\bepoch\s+(\d{1,6})\b")
 # Caffe's solver before its ``Iteration N, Testing net (#0)`` (2014): ``Testing net`` after the iteration's training line,
 # then each output a line by its index alone, ``Test score #0: 0.001`` (solver.cpp's ``Test()``).
 _TEST_SCORE = re.compile(r"^Test score #\s?(\d{1,3}): (-?\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)\s*$")
+# DeepSpeed's ThroughputTimer (deepspeed/utils/timer.py): the epoch and the global step, then the samples a second
+_THROUGHPUT_TIMER = re.compile(r"(?:\d{1,9}/(\d{1,12})|epoch=\d{1,9}/micro_step=\d{1,12}/global_step=(\d{1,12})),"
+                               r" (?:RunningAvg|Curr)?SamplesPerSec=")
+_SAMPLES_RATE = re.compile(rf"\b((?:RunningAvg|Curr)?SamplesPerSec)=({NUM})")
+_LEGEND_EDGES = frozenset("│┃|")  # the first character of a drawn table's row, a legend's among them (legends.py)
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
 _LAUNCHER = re.compile(r"\[[\w-]{1,32}\|\d{1,6}\]:")
 # A record led by its stage, epoch and position in the epoch: ``[train: 35, 50 / 1000]``.
@@ -467,6 +474,7 @@ OWN_TIME_SPREAD = 2.0
 # The name of a position counted within its epoch (fairseq's ``epoch 011  3000 / 8223``).
 EPOCH_POSITION = "position in epoch"
 _TIME_KEYS = ("timestamp", "_timestamp", "time", "datetime", "date", "ts", "wall_time", "walltime")
+_MFU_FIELDS = frozenset({Field.MFU, Field.MFU_AS_PRINTED})
 _FIGURES = (Field.LOSS, Field.LR, Field.STEP_TIME, Field.ITS, Field.TOKENS_PER_SECOND,
             Field.TOKENS_PER_SECOND_DEVICE, Field.GRAD_NORM)  # fmt: skip
 
@@ -573,6 +581,8 @@ class GenericParser(StepLines[_Line]):
         self._times = LineTimes(follow=False)  # ranks: see :meth:`emit`
         self._start(self.classify)
         self._rank: int | None = None  # the rank followed
+        self._legend: dict[str, str] = {}  # the log's legend's short names of rates, spelled out (legends.py)
+        self._mfu_percent = False  # a record of this log printed its MFU as a percent (a ``%`` sign, a value above 1)
         self._borrowed: int | None = None  # the last step read from another rank's line
         self._total: int | None = None  # announced on a line of its own
         # How the time of a step in the record just assembled was worked out (a table's time over its iterations)
@@ -753,6 +763,13 @@ class GenericParser(StepLines[_Line]):
         return _Line("scores", at, text="results", parts=figures, scored_step=step)
 
     def _classify_piece(self, text: str) -> tuple[Kind, _Line | None]:
+        head = text.lstrip()[:1]
+        if head in _LEGEND_EDGES and (row := legend_row(text.strip())) is not None:
+            if len(self._legend) < MAX_LEGEND_NAMES:
+                self._legend[row[0]] = row[1]
+            return Kind.FULL, None  # (a legend's row: what a record's short name stands for, no record itself)
+        if self._legend:
+            text = spelled_out(text, self._legend)  # (``tps=6401.85`` where the legend says ``tps`` is tokens a second)
         if self._tree.reading or TreeSummary.maybe(text):
             branch = self._tree.read(text.rstrip())
             if branch is not None:
@@ -761,7 +778,6 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("tie", None, text=text, named=(Named(Kin.EVAL, normalise(name), value, name),))
             if self._tree.reading:
                 return Kind.FULL, None  # (a stage's name, a training figure, a figure's history: no record)
-        head = text.lstrip()[:1]
         if head in ".^[(…" and self._last is not None and _LEFT_OUT.fullmatch(text.strip()):
             # A person's mark over lines left out of the excerpt (``..........``, ``^^^^ 3000 iter ^^^^``): the step line
             # after it comes steps later that nobody saw run (no time is measured across it)
@@ -1150,6 +1166,8 @@ class GenericParser(StepLines[_Line]):
         prose, self._prose = self._prose, None  # (a line of another kind ends a record of figures in prose)
         run_took, self._run_took = self._run_took, None  # (an engine's run time read on the line just before)
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
+        if "SamplesPerSec=" in s and self._last is not None and (timed := self._throughput_under_step(s, at)):
+            return Kind.FULL, timed
         under_heading, self._marked_heading = self._marked_heading, False
         if "#" in s and self._last is not None:
             # a validation's scores marked with hashes (marked_scores.py: BasicSR's and the ESRGAN codes'), at the step
@@ -1917,6 +1935,22 @@ class GenericParser(StepLines[_Line]):
                     return Kind.FULL, _Line("epoch_done", at, text=s)
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         return Kind.FULL, line
+
+    def _throughput_under_step(self, s: str, at: float | None) -> _Line | None:
+        """DeepSpeed's ThroughputTimer line printed under the engine's own step line, at that step (``[Rank 0]
+        step=40, skipped=2, lr=[5e-05]`` then ``0/40, SamplesPerSec=83.49, MemAllocated=0.26GB``; later ``epoch=0/
+        micro_step=40/global_step=10, RunningAvgSamplesPerSec=25.03, CurrSamplesPerSec=25.70``): the step's samples a
+        second, the latest's where it prints both (its running average is the run's so far). None: no such line, or
+        its count is not the step just read (a log of timer lines alone counts its steps by them)."""
+        timer = _THROUGHPUT_TIMER.match(s)
+        if timer is None or self._last is None or int(timer.group(1) or timer.group(2)) != self._last[0]:
+            return None
+        rates = dict(_SAMPLES_RATE.findall(s))
+        name = next((n for n in ("CurrSamplesPerSec", "SamplesPerSec", "RunningAvgSamplesPerSec") if n in rates), None)
+        value = number(rates[name]) if name is not None else None
+        if name is None or value is None:
+            return None
+        return _Line("tie", at, text=s, named=(Named(Kin.RATE, normalise(name), value, name),))
 
     def _prose_line(self, held: _ProseRecord | None, figure: tuple[str, float], at: float | None,
                     s: str) -> _Line | None:
@@ -3148,7 +3182,15 @@ class GenericParser(StepLines[_Line]):
         self._record_evals = printed
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)
         percent = got.get(Field.PERCENT)
-        mfu, mfu_note = _mfu(got.get(Field.MFU), tokens_per_second, step_seconds)
+        printed_mfu = got.get(Field.MFU)
+        unsaid_mfu = got.get(Field.MFU_AS_PRINTED)
+        if printed_mfu is not None:
+            self._mfu_percent = True
+        elif unsaid_mfu is not None and self._mfu_percent:
+            printed_mfu = unsaid_mfu  # (the log's other records said percent: ``mfu=1.2`` then ``mfu=0.9``)
+        elif unsaid_mfu is not None:
+            rates.append((MFU_AS_PRINTED, unsaid_mfu.value))
+        mfu, mfu_note = _mfu(printed_mfu, tokens_per_second, step_seconds)
         events.append(
             TrainStep(
                 at=line.at,
@@ -3298,7 +3340,7 @@ def _decide(line: _Line) -> _Line:
     epochs = any(r.field is Field.STEP and r.name == "epoch" for r in readings)
     # A throughput or MFU beside them says a training stretch was measured: a step with its evaluation
     # (modula's ``step: 10  train loss: 3.11  test loss: 3.05  tokens/gpu/sec: 9378.40  MFU: 63.91%``).
-    measured = any((r.field in _FIGURES and r.field is not Field.LOSS) or r.field is Field.MFU for r in readings)
+    measured = any((r.field in _FIGURES and r.field is not Field.LOSS) or r.field in _MFU_FIELDS for r in readings)
     if evaluated and measured and not timed and any(r.field is Field.LOSS for r in readings):
         line.evaluation = True  # (its evaluation is printed at every report: the figures are this step's)
     if evaluated and not timed and not epochs and not measured and not line.train:

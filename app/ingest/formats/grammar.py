@@ -41,7 +41,10 @@ class Field(enum.Enum):
     TOKENS_PER_SECOND_DEVICE = "tok/s/GPU"
     TOKENS = "tokens"  # a running count of tokens trained on
     EPOCH = "epoch"
-    MFU = "mfu"
+    MFU = "mfu"  # a percent: printed with its ``%`` sign, or above 1 (no fraction is)
+    # An MFU printed with no ``%`` and no more than 1 (wordplay's ``mfu=0.1326``): a fraction or a percent, the line
+    # does not say which; shown as printed, never given a unit (a record of the same log that says so decides it).
+    MFU_AS_PRINTED = "mfu as printed"
     PERCENT = "percent"
 
 
@@ -440,6 +443,8 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         return Reading(field, matched, figure, integer(total) if total else None)
     if total is not None:
         return None  # ``loss 3/4`` is no loss
+    if field is Field.MFU and unit != "%" and 0 < figure <= 1:
+        return Reading(Field.MFU_AS_PRINTED, matched, figure)
     return Reading(field, matched, figure)
 
 

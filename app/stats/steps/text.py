@@ -13,6 +13,7 @@ from ..events import (
     EPOCH_SECONDS,
     LOGGING_INTERVAL_SECONDS,
     LOSS_AFTER_LAST_STEP,
+    MFU_AS_PRINTED,
     PERCENT_SUFFIX,
     RUN_SECONDS,
     TRAIN_PERPLEXITY,
@@ -435,8 +436,11 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     rate = finite(latest.tokens_per_second)
     if rate is not None and rate >= 0:
         parts.append(f"{text.compact(rate)} tok/s{'/GPU' if latest.per_device else ''}")
+    unsaid_mfu = finite(dict(latest.figures).get(MFU_AS_PRINTED))
     if latest.mfu is not None:
         parts.append(f"MFU {latest.mfu:.2f}%" + (f" ({latest.mfu_note})" if latest.mfu_note else ""))
+    elif unsaid_mfu is not None:
+        parts.append(f"MFU {as_printed(unsaid_mfu)} (as printed: the log does not say whether a fraction or a percent)")
     elif latest.mfu_note is not None:
         parts.append(f"MFU {latest.mfu_note}")
     elif run.peak_unknown and run.gpu_name is not None:
