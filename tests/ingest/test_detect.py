@@ -823,6 +823,9 @@ REAL_FORMATS = {
     "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "generic",
     "startup-edvr-issue72-three-train-images-epochs-for-600000-iters-network-print-no-iteration.log": "generic",
     "startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log": "generic",
+    "generic-trainner-issue72-end-of-epoch-time-taken-lines-only-epochs-52-68-of-500000.log": "generic",
+    "generic-cuda-mlp-readme-epoch-took-ms-lines-only-epochs-1-3.log": "generic",
+    "generic-nnunet-v2-issue2140-epoch-time-printed-beside-dates-epochs-0-1-then-epoch-2-losses.log": "generic",
 }
 
 

@@ -1219,9 +1219,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # pix2pix's own lines: ``iters`` counts within its epoch (starting again each one), its losses named only as
     # printed (none "the" loss), ``time`` the iteration's; the rate from those printed times (0.21-0.41 s: 9-17k an hour)
     ("generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log", T0, "end",
-     "epoch 4 · 134 in the epoch · 15k steps/h", "training",
+     "epoch 4/400 · 134 in the epoch · 15k steps/h", "training",
      {"step": 134, "total_steps": None, "loss": None, "step_seconds": 0.219, "data": epoch(4.0),
-      "figures": {"loss/G_GAN": 0.732, "loss/G_L1": 42.349, "loss/D_real": 0.337, "loss/D_fake": 0.431}}),
+      "figures": {"loss/G_GAN": 0.732, "loss/G_L1": 42.349, "loss/D_real": 0.337, "loss/D_fake": 0.431,
+                  "epoch_seconds": 69.0}}),
     # mmcv's ``.log.json``: ``"time"`` beside ``"data_time"`` is the iteration's time in seconds, as its text line's ``time:``
     ("generic-mmdet-dfft-issue4-log-json-records-iter-50-100-time-beside-data-time.log", T0, T0, "step 100 · …",
      "measuring", {"step": 100, "loss": 1.80794, "lr": 2e-05, "step_seconds": 0.61618, "data": epoch(1.0)}),
@@ -2476,6 +2477,21 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "total_steps": 600000, "loss": None, "crash": None}),
     ("startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": 500000, "loss": None, "crash": None}),
+    # A log whose records are its epochs' own times alone: each line its epoch, done, its time the epoch's as printed, no
+    # step's; pix2pix's ``End of epoch 68 / 500000`` says the run's planned epochs too
+    ("generic-trainner-issue72-end-of-epoch-time-taken-lines-only-epochs-52-68-of-500000.log", T0, "end",
+     "epoch 68/500000 · …", "measuring",
+     {"step": 68, "total_steps": 500000, "loss": None, "step_seconds": 5.0919, "step_unit": "epoch", "data": epoch(68.0),
+      "finished": False}),
+    ("generic-cuda-mlp-readme-epoch-took-ms-lines-only-epochs-1-3.log", T0, "end", "epoch 3 · …", "measuring",
+     {"step": 3, "total_steps": None, "loss": None, "step_seconds": 0.843, "step_unit": "epoch", "data": epoch(3.0),
+      "finished": False}),
+    # nnU-Net v2's ``Epoch time: 134.63 s`` after epoch 1's block: epoch 1's time as printed while epoch 2 trains, the one
+    # epoch time shown (the dates' 135.5 s, its checkpoint in it, not beside it); 26 epochs/h over the dates
+    ("generic-nnunet-v2-issue2140-epoch-time-printed-beside-dates-epochs-0-1-then-epoch-2-losses.log", T0, "end",
+     "epoch 2 · 26 epochs/h", "training",
+     {"step": 2, "total_steps": None, "loss": 0.357, "figures": {"epoch_seconds": 134.63}, "data": epoch(2.0),
+      "finished": False}),
 ]  # fmt: skip
 
 
@@ -3102,6 +3118,9 @@ GENERIC_READ = {
     "generic-retinexformer-issue6-basicsr-start-padded-epoch-iters-500-3000-validation-psnr.log":
         "step, epoch, loss, lr, step time, ETA, eval",
     "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "step, epoch, lr",
+    "generic-trainner-issue72-end-of-epoch-time-taken-lines-only-epochs-52-68-of-500000.log": "step, total, epoch, step time",
+    "generic-cuda-mlp-readme-epoch-took-ms-lines-only-epochs-1-3.log": "step, epoch, step time",
+    "generic-nnunet-v2-issue2140-epoch-time-printed-beside-dates-epochs-0-1-then-epoch-2-losses.log": "step, epoch, loss, eval",
 }  # fmt: skip
 
 

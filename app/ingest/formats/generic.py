@@ -65,7 +65,7 @@ from .classes import (
 )
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
-from .epoch_time import epoch_time
+from .epoch_time import epoch_time, epochs_planned
 from .fairseq_lua import FairseqLuaRecords
 from .fields import (
     ENV_TIMESTEPS,
@@ -585,6 +585,7 @@ class GenericParser(StepLines[_Line]):
         # trainer's): whose ``Epoch[N] Complete`` a line is
         self._engine_runs: list[int] = []
         self._timed_epoch: _Line | None = None  # an epoch's time said before any step (given to the first)
+        self._timed_epochs = False  # the log's records are its epochs' own times, one line each (no step of theirs)
         self._run_took: float | None = None  # the seconds of the engine run that completed on the line just read
         self._epoch_header: Reading | None = None  # an epoch said alone on the line above, no step read under it yet
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
@@ -1309,7 +1310,8 @@ class GenericParser(StepLines[_Line]):
             # 12.5 sec``: epoch_time.py): that epoch's, shown as printed, no step's nor the run's; where its batches were
             # counted short of their total, the epoch they were in is done
             timed_no, timed_seconds = epoch_in_words
-            timed = _Line("epoch_time", at, [] if timed_no is None else [Reading(Field.EPOCH, "epoch", float(timed_no))],
+            timed = _Line("epoch_time", at, [] if timed_no is None else [
+                              Reading(Field.EPOCH, "epoch", float(timed_no), epochs_planned(s))],
                           text=s, named=(Named(Kin.EPOCH_TIME, "epoch time", timed_seconds, "time"),))
             if timed_no is not None and self._epoch_open is not None and self._epoch_open.epoch == timed_no:
                 timed.before = _Line("epoch_done", at, text=s)
@@ -2380,10 +2382,23 @@ class GenericParser(StepLines[_Line]):
             if self._last is not None:
                 # (the trainer's whole run, as its engine timed it: no step's nor epoch's time)
                 events.append(StepFigures(at=None, figures=((RUN_SECONDS, line.named[0].value),)))
+        elif line.what == "epoch_time" and self._epochs_timed_alone(line):
+            # A log whose records are its epochs' times alone (TensorFlow's DCGAN tutorial: ``Time for epoch 3 is 12.4
+            # sec`` and nothing else): each line its epoch, done, and that epoch's time as printed; no step's time
+            held, self._timed_epoch = self._timed_epoch, None
+            for timed in (held, line) if held is not None else (line,):
+                number = timed.readings[0]
+                of = number.total or self._planned_epochs
+                self._step(replace(timed, what="step", readings=[
+                    Reading(Field.STEP, "epoch", number.value, of), Reading(Field.EPOCH, "epoch", number.value, of),
+                    Reading(Field.STEP_TIME, "epoch time", timed.named[0].value)], named=()), events)
         elif line.what == "epoch_time":
             # (an epoch's time said with its own epoch, the trainer's records printed before or after it; before any
-            # step, held for the first: an excerpt begun at an epoch's end)
+            # step, held for the first: an excerpt begun at an epoch's end; where it says the epochs planned
+            # (pix2pix's ``End of epoch 3 / 400``), the run's)
             self._timed_epoch = line
+            if line.readings and line.readings[0].total and not self._planned_epochs:
+                self._planned_epochs = line.readings[0].total
             self._epoch_timed(events)
         elif line.what == "figures":
             self._figures(line, events)
@@ -2460,6 +2475,16 @@ class GenericParser(StepLines[_Line]):
             self._step(line, events)
             if self._timed_epoch is not None:
                 self._epoch_timed(events)
+
+    def _epochs_timed_alone(self, line: _Line) -> bool:
+        """True when ``line``, an epoch's time with its epoch, is one of a log's records that are nothing else: a second
+        such line after the first with no step between them, or any after them."""
+        if self._timed_epochs:
+            return bool(line.readings)
+        held = self._timed_epoch
+        self._timed_epochs = (self._last is None and held is not None and bool(held.readings) and bool(line.readings)
+                              and held.readings[0].value < line.readings[0].value)
+        return self._timed_epochs
 
     def _epoch_timed(self, events: list[Event]) -> None:
         """The epoch time last said with its epoch (PyTorch-Ignite's ``Epoch[45] Complete. Time taken: 00:00:01.981``),
