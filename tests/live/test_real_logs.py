@@ -2167,24 +2167,26 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 1, "loss": None, "data": epoch(1.0), "finished": True, "figures": {"run_seconds": 337.0},
       "eval": {"validation_bleu": {"value": 0.10242125441879026, "step": 1},
                "validation_bleu_smooth_2": {"value": 0.10276058920188186, "step": 1}}}),
-    # Nested bars: the outer ``Epoch:`` bar counts the epochs done, the inner ``Iteration:`` bar that epoch's batches. An
-    # inner bar at its total is its epoch's end, never the run's: the outer bar said 1/50, two inner bars filled after it
-    # (its next redraw, past the excerpt, says 3/50): epoch 2, 117/117 in it, training on (3.17 s/it as printed); the
+    # Nested bars: the outer ``Epoch:`` bar counts the epochs done, the inner ``Iteration:`` bar the batches of the epoch
+    # under way, counted from one as the outer bar counts. An inner bar at its total is its epoch's end, never the run's:
+    # the outer bar said 1/50, two inner bars filled after it (its next redraw, past the excerpt, says 3/50): the third
+    # epoch, epoch 3/50, 117/117 in it, training on (3.17 s/it as printed); the
     # last ``***** Eval results *****`` block (its heading and rows glued to the Evaluating bar's redrawn tail) the dev
     # set's evaluation, its ``loss`` the evaluation's (JointBERT's ``results = {"loss": eval_loss}``), no global_step
     # printed (no step named: the latest's)
     ("generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log", T0, "end",
-     "epoch 2/50 · 117/117 in the epoch · 1.1k steps/h", "training",
-     {"step": 117, "total_steps": None, "step_seconds": 3.17, "data": epoch(2.0), "finished": False,
+     "epoch 3/50 · 117/117 in the epoch · 1.1k steps/h", "training",
+     {"step": 117, "total_steps": None, "step_seconds": 3.17, "data": epoch(3.0), "finished": False,
       "eval": {"intent_acc": {"value": 0.8442211055276382, "step": None}, "loss": {"value": 0.8402033448219299, "step": None},
                "sementic_frame_acc": {"value": 0.6180904522613065, "step": None},
                "slot_f1": {"value": 0.7611111111111112, "step": None},
                "slot_precision": {"value": 0.791907514450867, "step": None},
                "slot_recall": {"value": 0.732620320855615, "step": None}}}),
-    # … the outer bar at its total (``Epoch: 100%|…| 1/1``): the run done, at its one epoch (1.50 it/s as printed)
+    # … the outer bar at its total (``Epoch: 100%|…| 1/1``): the run done, at its one epoch, epoch 1 of 1 in the text and
+    # the JSON alike, its 4508 batches all the run's (1.50 it/s as printed)
     ("generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log", T0, "end",
-     "done · epoch 1/1", "done",
-     {"step": 4508, "total_steps": None, "step_seconds": 1 / 1.50, "finished": True}),
+     "done · epoch 1/1 · 4508/4508 in the epoch", "done",
+     {"step": 4508, "total_steps": 4508, "step_seconds": 1 / 1.50, "data": epoch(1.0), "finished": True}),
     # DGL GraphBolt's unsized bar of each epoch's batches (``Training: 1178it [01:58,  9.93it/s, …]``) before the epoch's
     # record: epoch 2 (of the 3 its command line plans), 1178 in its pass, never the run's steps; the record's loss and its
     # split scores as printed, the evaluation over; 9.93 it/s the rate; no total, no ETA
@@ -3075,7 +3077,7 @@ GENERIC_READ = {
     "generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log":
         "step, epoch, step time, elapsed, ETA, eval",
     "generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log":
-        "step, epoch, step time, elapsed, ETA",
+        "step, total, epoch, step time, elapsed, ETA",
     "generic-dgl-graphbolt-disk-based-feature-readme-unsized-training-bars-epochs-0-2.log":
         "step, epoch, loss, step time, elapsed, eval",
     "generic-tensorlayer-srgan-issue224-epoch-47-48-steps-g-loss-parts-in-parentheses-d-loss.log":

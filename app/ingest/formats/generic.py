@@ -2342,10 +2342,15 @@ class GenericParser(StepLines[_Line]):
             if line.epochs_bar:
                 self._inner_full = False  # (the outer bar said the epochs done: the inner bars after it are that epoch's)
                 if line.record is not None and not self._bar_drawn:
-                    # (drawn alone, no inner bar under it: its count is the run's, a record an epoch, its s/it the epoch's)
-                    self._epoch = said
+                    # (drawn alone, no inner bar under it: its count is the run's, a record an epoch, its s/it the epoch's;
+                    # that epoch done, an inner bar drawn next is the next epoch's)
+                    self._epoch, self._inner_full = said, True
                     self._step(line.record, events)
                     return
+                # The inner bars drawn under it are the epoch under way: the one after those done, counted from one as
+                # the outer bar counts them (``Epoch:   0%|…| 0/1`` over epoch 1's ``Iteration`` bars); at its total, the
+                # last (``1/1``: epoch 1 of 1, done)
+                said = replace(said, value=min(said.value + 1, said.total) if said.total else said.value + 1)
             lr = _first(line.readings, Field.LR)
             average = epoch_average(line.text)
             if average:  # (a MetricLogger's ``Epoch: [43] Total time: 0:00:06 (0.2151 s / it)``)
@@ -2505,7 +2510,7 @@ class GenericParser(StepLines[_Line]):
         it, did not say so yet."""
         if self._epoch is None or _first(line.readings, Field.EPOCH) is not None or line.bar is None:
             return
-        if self._inner_full and (self._epoch.total is None or self._epoch.value + 1 < self._epoch.total):
+        if self._inner_full and (self._epoch.total is None or self._epoch.value < self._epoch.total):
             self._epoch = replace(self._epoch, value=self._epoch.value + 1)
         self._inner_full = line.bar.total is not None and line.bar.step >= line.bar.total
         line.readings.append(self._epoch)  # (its count that epoch's batches, as a bar that names its epoch counts them)
