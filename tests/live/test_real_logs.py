@@ -851,7 +851,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log", T0, T0,
      "epoch 0 (last of 1) · 2015/2015 in the epoch · diverged",
      "diverged", {"step": 2015, "total_steps": 2015, "loss": None, "step_seconds": 1 / 3.99, "finished": True,
-                  "data": epoch(0), "eval": {"val_accuracy": {"value": 0.02055, "step": None}}}),
+                  "data": {**epoch(0), "last_of_epochs": 1}, "eval": {"val_accuracy": {"value": 0.02055, "step": None}}}),
     # NeMo 2: Lightning's checkpoint at global step 9 (counted from zero, no figure: ``was not in top 1``), then
     # ``max_steps=10`` reached: ten steps of ten, in epoch 0; ``val_loss=0.00`` only in checkpoint file names
     ("generic-nemo-speech-issue13140-async-checkpoints-not-in-top-1-then-max-steps-10-reached.log", T0, "end",
@@ -860,7 +860,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "data": epoch(0)}),
     ("generic-lightning-composed-cut-v-num-not-in-top-k.log", T0, T0, "done · epoch 3 (last of 4) · 500/500 in the epoch",
      "done",
-     {"step": 500, "total_steps": 500, "loss": 0.377, "step_seconds": 1 / 2.99, "finished": True, "data": epoch(3)}),
+     {"step": 500, "total_steps": 500, "loss": 0.377, "step_seconds": 1 / 2.99, "finished": True,
+      "data": {**epoch(3), "last_of_epochs": 4}}),
     # read right when graded: kept so
     ("generic-custom-modded-llama2-issue10-llama2c-every-10.log", T0, T0, "step 240 · 262 steps/h", "training",
      {"step": 240, "total_steps": None, "loss": 3.9219, "lr": 3e-04, "step_seconds": 13.70585, "eta_seconds": None,
@@ -2447,13 +2448,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 1, "total_steps": None, "loss": 0.4107, "step_seconds": None,
       "figures": {"epoch_seconds": 110.988639}, "finished": False}),
     # Lightning's stop at its planned epochs (``max_epochs=N`` reached) after epoch N-1's full bar, counted from zero: that
-    # epoch the last of the N, said so (never ``N-1/N``, which reads as one to go)
+    # epoch the last of the N, said so (never ``N-1/N``, which reads as one to go), in the JSON as the data's
+    # ``last_of_epochs``
     ("generic-lightning-matgl-tutorial-m3gnet-epoch-0-full-bar-fit-stopped-max-epochs-1.log", T0, T0,
      "done · epoch 0 (last of 1) · 163/163 in the epoch", "done",
-     {"step": 163, "total_steps": 163, "loss": 21.60, "step_seconds": 1 / 4.16, "finished": True, "data": epoch(0)}),
+     {"step": 163, "total_steps": 163, "loss": 21.60, "step_seconds": 1 / 4.16, "finished": True,
+      "data": {**epoch(0), "last_of_epochs": 1}}),
     ("generic-lightning-tsai-erav1-readme-epoch-23-bar-split-fit-stopped-max-epochs-24.log", T0, T0,
      "done · epoch 23 (last of 24) · 98/98 in the epoch", "done",
-     {"step": 98, "total_steps": 98, "loss": 0.133, "step_seconds": 1 / 4.86, "finished": True, "data": epoch(23)}),
+     {"step": 98, "total_steps": 98, "loss": 0.133, "step_seconds": 1 / 4.86, "finished": True,
+      "data": {**epoch(23), "last_of_epochs": 24}}),
     # a step's time printed with no unit, ``dt=0.021091``: seconds as the dates between records confirm, as printed
     ("generic-ezpz-diffusion-docs-unitless-dt-steps-0-to-12-dated.log", T0, "end", "step 12 · …", "measuring",
      {"step": 12, "loss": 1.059014, "step_seconds": 0.021091}),
