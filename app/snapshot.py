@@ -158,6 +158,9 @@ class DataView:
     parquet_index: int | None
     row_group: int | None
     row_groups_per_step: float | None
+    # The run's planned epochs where its stop said it reached them (Lightning's ``Trainer.fit` stopped: `max_epochs=24`
+    # reached.``): ``epoch``, counted from zero, is the last of them
+    last_of_epochs: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,6 +374,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
         del data["loss_rising"]  # only a loss the details warn is rising carries one
     if view.step_seconds_note is None:
         del data["step_seconds_note"]  # only a step time worked out from the trainer's own clock carries one
+    if view.data is not None and view.data.last_of_epochs is None:
+        del data["data"]["last_of_epochs"]  # only a run that said it stopped at its planned epochs carries one
     if view.step is None:
         # Before a first step the object has always carried the collaboration last: readers of old
         # reports compare it as written.

@@ -830,6 +830,9 @@ REAL_FORMATS = {
     "generic-deepspeed-userlabday-bert-squad-rank0-steps-20-40-timer-current-samplespersec.log": "generic",
     "generic-deepspeed-pr849-zero3-rank0-step-25-timer-samplespersec.log": "generic",
     "generic-prime-diloco-pr25-steps-1-6-tokens-per-second-mfu-above-1-percent.log": "generic",
+    "generic-trainner-issue72-end-of-epoch-time-taken-lines-only-epochs-52-68-of-500000.log": "generic",
+    "generic-cuda-mlp-readme-epoch-took-ms-lines-only-epochs-1-3.log": "generic",
+    "generic-nnunet-v2-issue2140-epoch-time-printed-beside-dates-epochs-0-1-then-epoch-2-losses.log": "generic",
 }
 
 

@@ -851,7 +851,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log", T0, T0,
      "epoch 0 (last of 1) · 2015/2015 in the epoch · diverged",
      "diverged", {"step": 2015, "total_steps": 2015, "loss": None, "step_seconds": 1 / 3.99, "finished": True,
-                  "data": epoch(0), "eval": {"val_accuracy": {"value": 0.02055, "step": None}}}),
+                  "data": {**epoch(0), "last_of_epochs": 1}, "eval": {"val_accuracy": {"value": 0.02055, "step": None}}}),
     # NeMo 2: Lightning's checkpoint at global step 9 (counted from zero, no figure: ``was not in top 1``), then
     # ``max_steps=10`` reached: ten steps of ten, in epoch 0; ``val_loss=0.00`` only in checkpoint file names
     ("generic-nemo-speech-issue13140-async-checkpoints-not-in-top-1-then-max-steps-10-reached.log", T0, "end",
@@ -860,7 +860,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "data": epoch(0)}),
     ("generic-lightning-composed-cut-v-num-not-in-top-k.log", T0, T0, "done · epoch 3 (last of 4) · 500/500 in the epoch",
      "done",
-     {"step": 500, "total_steps": 500, "loss": 0.377, "step_seconds": 1 / 2.99, "finished": True, "data": epoch(3)}),
+     {"step": 500, "total_steps": 500, "loss": 0.377, "step_seconds": 1 / 2.99, "finished": True,
+      "data": {**epoch(3), "last_of_epochs": 4}}),
     # read right when graded: kept so
     ("generic-custom-modded-llama2-issue10-llama2c-every-10.log", T0, T0, "step 240 · 262 steps/h", "training",
      {"step": 240, "total_steps": None, "loss": 3.9219, "lr": 3e-04, "step_seconds": 13.70585, "eta_seconds": None,
@@ -1219,9 +1220,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # pix2pix's own lines: ``iters`` counts within its epoch (starting again each one), its losses named only as
     # printed (none "the" loss), ``time`` the iteration's; the rate from those printed times (0.21-0.41 s: 9-17k an hour)
     ("generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log", T0, "end",
-     "epoch 4 · 134 in the epoch · 15k steps/h", "training",
+     "epoch 4/400 · 134 in the epoch · 15k steps/h", "training",
      {"step": 134, "total_steps": None, "loss": None, "step_seconds": 0.219, "data": epoch(4.0),
-      "figures": {"loss/G_GAN": 0.732, "loss/G_L1": 42.349, "loss/D_real": 0.337, "loss/D_fake": 0.431}}),
+      "figures": {"loss/G_GAN": 0.732, "loss/G_L1": 42.349, "loss/D_real": 0.337, "loss/D_fake": 0.431,
+                  "epoch_seconds": 69.0}}),
     # mmcv's ``.log.json``: ``"time"`` beside ``"data_time"`` is the iteration's time in seconds, as its text line's ``time:``
     ("generic-mmdet-dfft-issue4-log-json-records-iter-50-100-time-beside-data-time.log", T0, T0, "step 100 · …",
      "measuring", {"step": 100, "loss": 1.80794, "lr": 2e-05, "step_seconds": 0.61618, "data": epoch(1.0)}),
@@ -2166,24 +2168,26 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 1, "loss": None, "data": epoch(1.0), "finished": True, "figures": {"run_seconds": 337.0},
       "eval": {"validation_bleu": {"value": 0.10242125441879026, "step": 1},
                "validation_bleu_smooth_2": {"value": 0.10276058920188186, "step": 1}}}),
-    # Nested bars: the outer ``Epoch:`` bar counts the epochs done, the inner ``Iteration:`` bar that epoch's batches. An
-    # inner bar at its total is its epoch's end, never the run's: the outer bar said 1/50, two inner bars filled after it
-    # (its next redraw, past the excerpt, says 3/50): epoch 2, 117/117 in it, training on (3.17 s/it as printed); the
+    # Nested bars: the outer ``Epoch:`` bar counts the epochs done, the inner ``Iteration:`` bar the batches of the epoch
+    # under way, counted from one as the outer bar counts. An inner bar at its total is its epoch's end, never the run's:
+    # the outer bar said 1/50, two inner bars filled after it (its next redraw, past the excerpt, says 3/50): the third
+    # epoch, epoch 3/50, 117/117 in it, training on (3.17 s/it as printed); the
     # last ``***** Eval results *****`` block (its heading and rows glued to the Evaluating bar's redrawn tail) the dev
     # set's evaluation, its ``loss`` the evaluation's (JointBERT's ``results = {"loss": eval_loss}``), no global_step
     # printed (no step named: the latest's)
     ("generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log", T0, "end",
-     "epoch 2/50 · 117/117 in the epoch · 1.1k steps/h", "training",
-     {"step": 117, "total_steps": None, "step_seconds": 3.17, "data": epoch(2.0), "finished": False,
+     "epoch 3/50 · 117/117 in the epoch · 1.1k steps/h", "training",
+     {"step": 117, "total_steps": None, "step_seconds": 3.17, "data": epoch(3.0), "finished": False,
       "eval": {"intent_acc": {"value": 0.8442211055276382, "step": None}, "loss": {"value": 0.8402033448219299, "step": None},
                "sementic_frame_acc": {"value": 0.6180904522613065, "step": None},
                "slot_f1": {"value": 0.7611111111111112, "step": None},
                "slot_precision": {"value": 0.791907514450867, "step": None},
                "slot_recall": {"value": 0.732620320855615, "step": None}}}),
-    # … the outer bar at its total (``Epoch: 100%|…| 1/1``): the run done, at its one epoch (1.50 it/s as printed)
+    # … the outer bar at its total (``Epoch: 100%|…| 1/1``): the run done, at its one epoch, epoch 1 of 1 in the text and
+    # the JSON alike, its 4508 batches all the run's (1.50 it/s as printed)
     ("generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log", T0, "end",
-     "done · epoch 1/1", "done",
-     {"step": 4508, "total_steps": None, "step_seconds": 1 / 1.50, "finished": True}),
+     "done · epoch 1/1 · 4508/4508 in the epoch", "done",
+     {"step": 4508, "total_steps": 4508, "step_seconds": 1 / 1.50, "data": epoch(1.0), "finished": True}),
     # DGL GraphBolt's unsized bar of each epoch's batches (``Training: 1178it [01:58,  9.93it/s, …]``) before the epoch's
     # record: epoch 2 (of the 3 its command line plans), 1178 in its pass, never the run's steps; the record's loss and its
     # split scores as printed, the evaluation over; 9.93 it/s the rate; no total, no ETA
@@ -2444,13 +2448,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 1, "total_steps": None, "loss": 0.4107, "step_seconds": None,
       "figures": {"epoch_seconds": 110.988639}, "finished": False}),
     # Lightning's stop at its planned epochs (``max_epochs=N`` reached) after epoch N-1's full bar, counted from zero: that
-    # epoch the last of the N, said so (never ``N-1/N``, which reads as one to go)
+    # epoch the last of the N, said so (never ``N-1/N``, which reads as one to go), in the JSON as the data's
+    # ``last_of_epochs``
     ("generic-lightning-matgl-tutorial-m3gnet-epoch-0-full-bar-fit-stopped-max-epochs-1.log", T0, T0,
      "done · epoch 0 (last of 1) · 163/163 in the epoch", "done",
-     {"step": 163, "total_steps": 163, "loss": 21.60, "step_seconds": 1 / 4.16, "finished": True, "data": epoch(0)}),
+     {"step": 163, "total_steps": 163, "loss": 21.60, "step_seconds": 1 / 4.16, "finished": True,
+      "data": {**epoch(0), "last_of_epochs": 1}}),
     ("generic-lightning-tsai-erav1-readme-epoch-23-bar-split-fit-stopped-max-epochs-24.log", T0, T0,
      "done · epoch 23 (last of 24) · 98/98 in the epoch", "done",
-     {"step": 98, "total_steps": 98, "loss": 0.133, "step_seconds": 1 / 4.86, "finished": True, "data": epoch(23)}),
+     {"step": 98, "total_steps": 98, "loss": 0.133, "step_seconds": 1 / 4.86, "finished": True,
+      "data": {**epoch(23), "last_of_epochs": 24}}),
     # a step's time printed with no unit, ``dt=0.021091``: seconds as the dates between records confirm, as printed
     ("generic-ezpz-diffusion-docs-unitless-dt-steps-0-to-12-dated.log", T0, "end", "step 12 · …", "measuring",
      {"step": 12, "loss": 1.059014, "step_seconds": 0.021091}),
@@ -2508,6 +2515,21 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # an MFU printed with no unit above 1: a percent (no fraction is)
     ("generic-prime-diloco-pr25-steps-1-6-tokens-per-second-mfu-above-1-percent.log", T0, "end", "step 6 · …",
      "measuring", {"step": 6, "loss": 10.8527, "tokens_per_second": 625519.12, "mfu": 50.56, "figures": None}),
+    # A log whose records are its epochs' own times alone: each line its epoch, done, its time the epoch's as printed, no
+    # step's; pix2pix's ``End of epoch 68 / 500000`` says the run's planned epochs too
+    ("generic-trainner-issue72-end-of-epoch-time-taken-lines-only-epochs-52-68-of-500000.log", T0, "end",
+     "epoch 68/500000 · …", "measuring",
+     {"step": 68, "total_steps": 500000, "loss": None, "step_seconds": 5.0919, "step_unit": "epoch", "data": epoch(68.0),
+      "finished": False}),
+    ("generic-cuda-mlp-readme-epoch-took-ms-lines-only-epochs-1-3.log", T0, "end", "epoch 3 · …", "measuring",
+     {"step": 3, "total_steps": None, "loss": None, "step_seconds": 0.843, "step_unit": "epoch", "data": epoch(3.0),
+      "finished": False}),
+    # nnU-Net v2's ``Epoch time: 134.63 s`` after epoch 1's block: epoch 1's time as printed while epoch 2 trains, the one
+    # epoch time shown (the dates' 135.5 s, its checkpoint in it, not beside it); 26 epochs/h over the dates
+    ("generic-nnunet-v2-issue2140-epoch-time-printed-beside-dates-epochs-0-1-then-epoch-2-losses.log", T0, "end",
+     "epoch 2 · 26 epochs/h", "training",
+     {"step": 2, "total_steps": None, "loss": 0.357, "figures": {"epoch_seconds": 134.63}, "data": epoch(2.0),
+      "finished": False}),
 ]  # fmt: skip
 
 
@@ -3091,7 +3113,7 @@ GENERIC_READ = {
     "generic-jointbert-code-switching-readme-nested-epoch-iteration-evaluating-bars-epochs-0-2-of-50.log":
         "step, epoch, step time, elapsed, ETA, eval",
     "generic-bert-qna-trnsfrmr-readme-nested-epoch-iteration-bars-epoch-1-of-1-done.log":
-        "step, epoch, step time, elapsed, ETA",
+        "step, total, epoch, step time, elapsed, ETA",
     "generic-dgl-graphbolt-disk-based-feature-readme-unsized-training-bars-epochs-0-2.log":
         "step, epoch, loss, step time, elapsed, eval",
     "generic-tensorlayer-srgan-issue224-epoch-47-48-steps-g-loss-parts-in-parentheses-d-loss.log":
@@ -3141,6 +3163,9 @@ GENERIC_READ = {
     "generic-deepspeed-userlabday-bert-squad-rank0-steps-20-40-timer-current-samplespersec.log": "step, lr",
     "generic-deepspeed-pr849-zero3-rank0-step-25-timer-samplespersec.log": "step, lr",
     "generic-prime-diloco-pr25-steps-1-6-tokens-per-second-mfu-above-1-percent.log": "step, loss, tok/s",
+    "generic-trainner-issue72-end-of-epoch-time-taken-lines-only-epochs-52-68-of-500000.log": "step, total, epoch, step time",
+    "generic-cuda-mlp-readme-epoch-took-ms-lines-only-epochs-1-3.log": "step, epoch, step time",
+    "generic-nnunet-v2-issue2140-epoch-time-printed-beside-dates-epochs-0-1-then-epoch-2-losses.log": "step, epoch, loss, eval",
 }  # fmt: skip
 
 

@@ -47,6 +47,9 @@ def test_the_position_says_the_last_of_the_plan_never_one_to_go(tmp_path: Path) 
     assert data["status_line"] == "done · epoch 49 (last of 50) · 12/12 in the epoch"
     assert "Stage train · epoch 49 (last of 50) · 12/12 in the epoch (100.0%)" in data["details"]
     assert not any("49/50" in line for line in data["details"])
+    assert data["training"]["data"] == {"epoch": 49.0, "parquet_index": None, "row_group": None,
+                                        "row_groups_per_step": None, "last_of_epochs": 50}  # (the text's, in the JSON)
     # the same bar with no stop message: the run's plan is unknown, no total made up
     data = read_cold(tmp_path, lines[:2], name="run.log", at=T0)
     assert "(last of" not in data["status_line"] and "/50" not in data["status_line"]
+    assert "last_of_epochs" not in data["training"]["data"]

@@ -66,7 +66,7 @@ from .classes import (
 )
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
-from .epoch_time import epoch_time
+from .epoch_time import epoch_time, epochs_planned
 from .fairseq_lua import FairseqLuaRecords
 from .fields import (
     ENV_TIMESTEPS,
@@ -595,6 +595,7 @@ class GenericParser(StepLines[_Line]):
         # trainer's): whose ``Epoch[N] Complete`` a line is
         self._engine_runs: list[int] = []
         self._timed_epoch: _Line | None = None  # an epoch's time said before any step (given to the first)
+        self._timed_epochs = False  # the log's records are its epochs' own times, one line each (no step of theirs)
         self._run_took: float | None = None  # the seconds of the engine run that completed on the line just read
         self._epoch_header: Reading | None = None  # an epoch said alone on the line above, no step read under it yet
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
@@ -1327,7 +1328,8 @@ class GenericParser(StepLines[_Line]):
             # 12.5 sec``: epoch_time.py): that epoch's, shown as printed, no step's nor the run's; where its batches were
             # counted short of their total, the epoch they were in is done
             timed_no, timed_seconds = epoch_in_words
-            timed = _Line("epoch_time", at, [] if timed_no is None else [Reading(Field.EPOCH, "epoch", float(timed_no))],
+            timed = _Line("epoch_time", at, [] if timed_no is None else [
+                              Reading(Field.EPOCH, "epoch", float(timed_no), epochs_planned(s))],
                           text=s, named=(Named(Kin.EPOCH_TIME, "epoch time", timed_seconds, "time"),))
             if timed_no is not None and self._epoch_open is not None and self._epoch_open.epoch == timed_no:
                 timed.before = _Line("epoch_done", at, text=s)
@@ -2374,10 +2376,15 @@ class GenericParser(StepLines[_Line]):
             if line.epochs_bar:
                 self._inner_full = False  # (the outer bar said the epochs done: the inner bars after it are that epoch's)
                 if line.record is not None and not self._bar_drawn:
-                    # (drawn alone, no inner bar under it: its count is the run's, a record an epoch, its s/it the epoch's)
-                    self._epoch = said
+                    # (drawn alone, no inner bar under it: its count is the run's, a record an epoch, its s/it the epoch's;
+                    # that epoch done, an inner bar drawn next is the next epoch's)
+                    self._epoch, self._inner_full = said, True
                     self._step(line.record, events)
                     return
+                # The inner bars drawn under it are the epoch under way: the one after those done, counted from one as
+                # the outer bar counts them (``Epoch:   0%|…| 0/1`` over epoch 1's ``Iteration`` bars); at its total, the
+                # last (``1/1``: epoch 1 of 1, done)
+                said = replace(said, value=min(said.value + 1, said.total) if said.total else said.value + 1)
             lr = _first(line.readings, Field.LR)
             average = epoch_average(line.text)
             if average:  # (a MetricLogger's ``Epoch: [43] Total time: 0:00:06 (0.2151 s / it)``)
@@ -2414,10 +2421,23 @@ class GenericParser(StepLines[_Line]):
             if self._last is not None:
                 # (the trainer's whole run, as its engine timed it: no step's nor epoch's time)
                 events.append(StepFigures(at=None, figures=((RUN_SECONDS, line.named[0].value),)))
+        elif line.what == "epoch_time" and self._epochs_timed_alone(line):
+            # A log whose records are its epochs' times alone (TensorFlow's DCGAN tutorial: ``Time for epoch 3 is 12.4
+            # sec`` and nothing else): each line its epoch, done, and that epoch's time as printed; no step's time
+            held, self._timed_epoch = self._timed_epoch, None
+            for timed in (held, line) if held is not None else (line,):
+                number = timed.readings[0]
+                of = number.total or self._planned_epochs
+                self._step(replace(timed, what="step", readings=[
+                    Reading(Field.STEP, "epoch", number.value, of), Reading(Field.EPOCH, "epoch", number.value, of),
+                    Reading(Field.STEP_TIME, "epoch time", timed.named[0].value)], named=()), events)
         elif line.what == "epoch_time":
             # (an epoch's time said with its own epoch, the trainer's records printed before or after it; before any
-            # step, held for the first: an excerpt begun at an epoch's end)
+            # step, held for the first: an excerpt begun at an epoch's end; where it says the epochs planned
+            # (pix2pix's ``End of epoch 3 / 400``), the run's)
             self._timed_epoch = line
+            if line.readings and line.readings[0].total and not self._planned_epochs:
+                self._planned_epochs = line.readings[0].total
             self._epoch_timed(events)
         elif line.what == "figures":
             self._figures(line, events)
@@ -2495,6 +2515,16 @@ class GenericParser(StepLines[_Line]):
             if self._timed_epoch is not None:
                 self._epoch_timed(events)
 
+    def _epochs_timed_alone(self, line: _Line) -> bool:
+        """True when ``line``, an epoch's time with its epoch, is one of a log's records that are nothing else: a second
+        such line after the first with no step between them, or any after them."""
+        if self._timed_epochs:
+            return bool(line.readings)
+        held = self._timed_epoch
+        self._timed_epochs = (self._last is None and held is not None and bool(held.readings) and bool(line.readings)
+                              and held.readings[0].value < line.readings[0].value)
+        return self._timed_epochs
+
     def _epoch_timed(self, events: list[Event]) -> None:
         """The epoch time last said with its epoch (PyTorch-Ignite's ``Epoch[45] Complete. Time taken: 00:00:01.981``),
         once a step has been read to give it to."""
@@ -2514,7 +2544,7 @@ class GenericParser(StepLines[_Line]):
         it, did not say so yet."""
         if self._epoch is None or _first(line.readings, Field.EPOCH) is not None or line.bar is None:
             return
-        if self._inner_full and (self._epoch.total is None or self._epoch.value + 1 < self._epoch.total):
+        if self._inner_full and (self._epoch.total is None or self._epoch.value < self._epoch.total):
             self._epoch = replace(self._epoch, value=self._epoch.value + 1)
         self._inner_full = line.bar.total is not None and line.bar.step >= line.bar.total
         line.readings.append(self._epoch)  # (its count that epoch's batches, as a bar that names its epoch counts them)

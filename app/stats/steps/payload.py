@@ -50,6 +50,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
             parquet_index=latest.parquet_index,
             row_group=latest.row_group,
             row_groups_per_step=finite(row_groups_per_step(stage)),
+            last_of_epochs=latest.last_of_epochs,
         )
     seconds, seconds_note = finite(step_seconds(stage, m)), None
     if seconds is None and (clock := clock_step(stage)) is not None:

@@ -381,7 +381,12 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     latest = stage.latest
     parts: list[str] = []
     seconds = step_seconds(stage, m)
-    if seconds is not None:
+    if (seconds is not None and stage.counts_epochs and printed_step_seconds(stage) is None
+            and timed_before_pass(stage) is None and epoch_time_printed(stage)):
+        # An epoch measured by the lines' times where the trainer prints its epochs' own (nnU-Net's ``Epoch time: 134.63
+        # s``, its evaluation and save outside it): the printed one alone is shown, below, never two epoch times
+        seconds = None
+    elif seconds is not None:
         # The trainer's own time of a step is said to be its own: the rate beside it is measured.
         # (worked out from a printed time of many steps, it says how: an epoch's time is no step's as printed)
         before = timed_before_pass(stage)
@@ -408,9 +413,10 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     elif (clock := clock_step(stage)) is not None:
         each, note = clock
         parts.append(f"{count_noun(stage)} {seconds_text(each)} ({note})")
-    elif (last_epoch := epoch_with_its_evaluation(stage)) is not None:
+    elif (last_epoch := epoch_with_its_evaluation(stage)) is not None and not epoch_time_printed(stage):
         # A line a whole epoch, each followed by its evaluation: the time between the last two epoch lines, which the
-        # rate leaves out (the evaluation's pause is in it), is still the epoch's own time, said with what it holds.
+        # rate leaves out (the evaluation's pause is in it), is still the epoch's own time, said with what it holds;
+        # where the trainer prints an epoch's time (nnU-Net's ``This epoch took 75.09 s``), that one alone is shown
         parts.append(f"epoch {seconds_text(last_epoch)} (from the lines' times, its evaluation included)")
     elif ((before := stage.timed_step) is not None and before is not latest and not stage.clock_over_printed
           and before.counter == latest.counter):  # (an epoch line's time is no time of a sample counted after it)
@@ -458,6 +464,12 @@ def evaluating_line(under_way: TrainingPause, stage: Stage, since: float | None)
     last = "the last logged record" if stage.latest.logged else position(stage.latest, stage.epoch, stage.counts_epochs)
     quiet = f" · {text.duration(since)} since then" if since is not None and since >= 1 else ""
     return f"Evaluating after {last}: {where}, no result yet{quiet}"
+
+
+def epoch_time_printed(stage: Stage) -> bool:
+    """True when the log prints an epoch's own time, shown for the latest line (its own, or the last one printed)."""
+    seconds = finite(dict(stage.latest.figures).get(EPOCH_SECONDS))
+    return (seconds is not None and seconds > 0) or (seconds is None and stage.epoch_time is not None)
 
 
 def epoch_with_its_evaluation(stage: Stage) -> float | None:

@@ -2,7 +2,8 @@
 
 BERT fine-tuning scripts (the transformers examples' old run_glue and run_squad, JointBERT, sentence-transformers' fit)
 draw ``trange(epochs, desc="Epoch")`` over ``tqdm(loader, desc="Iteration")``: the outer count is the epochs done of the
-run's, the inner bar's the batches of the epoch under way. An inner bar at its total is its epoch's end, never the
+run's, the inner bar's the batches of the epoch under way, the next one, said counted from one as the outer bar counts
+(``0/3`` over epoch 1's batches; at ``3/3`` the last, epoch 3, done). An inner bar at its total is its epoch's end, never the
 run's; the outer bar at its total is. The outer bar is redrawn only when a line is printed over it, so an inner bar that
 starts again after a full one is the next epoch's, the outer bar not redrawn yet.
 
@@ -31,25 +32,25 @@ INNER_HALF = "Iteration:  50%|█████     | 210/420 [00:11<00:11, 18.06i
 
 def test_an_inner_bar_at_its_total_is_its_epoch_s_end_never_the_run_s() -> None:
     got = events([OUTER_AT_0, INNER_HALF, INNER_FULL])
-    assert steps(got) == [(210, 0.0, 3), (420, 0.0, 3)]
+    assert steps(got) == [(210, 1.0, 3), (420, 1.0, 3)]
     assert not any(isinstance(e, TrainStep) and e.ends_at_total for e in got)
     assert not any(isinstance(e, StageEnd) for e in got)
 
 
 def test_the_outer_bar_s_count_is_the_epoch_of_the_inner_bars_after_it() -> None:
     got = events([OUTER_AT_0, INNER_FULL, "Epoch:  33%|███▎      | 1/3 [00:23<00:46, 23.10s/it]", INNER_HALF])
-    assert steps(got)[-1] == (210, 1.0, 3)
+    assert steps(got)[-1] == (210, 2.0, 3)  # (1 epoch done: the second under way)
 
 
 def test_an_inner_bar_drawn_again_after_a_full_one_is_the_next_epoch_s() -> None:
-    # (no outer redraw between them: the second full bar is epoch 1's, the half one after it epoch 2's)
+    # (no outer redraw between them: the second full bar is epoch 2's, the half one after it epoch 3's)
     got = events([OUTER_AT_0, INNER_FULL, INNER_HALF, INNER_FULL, INNER_HALF])
-    assert [epoch for _, epoch, _ in steps(got)] == [0.0, 1.0, 1.0, 2.0]
+    assert [epoch for _, epoch, _ in steps(got)] == [1.0, 2.0, 2.0, 3.0]
 
 
 def test_an_evaluation_s_bar_under_the_outer_bar_moves_no_epoch() -> None:
     got = events([OUTER_AT_0, INNER_FULL, "Evaluating: 100%|██████████| 4/4 [00:04<00:00,  1.11s/it]", INNER_HALF])
-    assert steps(got)[-1] == (210, 1.0, 3)  # (the inner training bar started again: epoch 1, not 2)
+    assert steps(got)[-1] == (210, 2.0, 3)  # (the inner training bar started again: epoch 2, not 3)
 
 
 def test_the_outer_bar_at_its_total_ends_the_run() -> None:
@@ -65,7 +66,7 @@ def test_the_outer_bar_glued_before_a_logger_s_record_is_read_first() -> None:
                   ("Epoch:  33%|███▎      | 1/3 [00:23<00:46, 23.10s/it]09/20/2025 19:56:58 - INFO - trainer -   "
                    "***** Running evaluation on dev dataset *****███▏      | 82/420 [00:04<00:17, 18.06it/s]"),
                   INNER_FULL])
-    assert steps(got)[-1] == (420, 1.0, 3)
+    assert steps(got)[-1] == (420, 2.0, 3)
 
 
 def test_an_outer_bar_with_its_own_loss_is_the_run_s_record_in_epochs() -> None:
@@ -138,15 +139,15 @@ def test_the_first_epochs_bar_at_0_then_inner_bars_reads_as_nested() -> None:
     got = events(["Epoch:   0%|          | 0/10 [00:00<?, ?it/s]", INNER_HALF, INNER_FULL,
                   "Epoch:  10%|█         | 1/10 [00:23<03:27, 23.10s/it]", INNER_HALF])
     # (the epochs bar redrawn after inner bars is their outer bar: no record of 1 epoch among the batches)
-    assert steps(got) == [(210, 0.0, 10), (420, 0.0, 10), (210, 1.0, 10)]
+    assert steps(got) == [(210, 1.0, 10), (420, 1.0, 10), (210, 2.0, 10)]
 
 
 def test_an_inner_bar_drawn_after_epochs_bars_alone_turns_them_into_its_outer_bar() -> None:
     got = events([*EPOCHS_ALONE[:2], INNER_HALF, INNER_FULL, "Epoch:  30%|███       | 3/10 [01:10<02:43, 23.31s/it]",
                   INNER_HALF])
-    # (the epochs alone a record each; the inner bar under the second then that epoch's batches, the outer bar's next
-    # redraw no record of the run's, the inner bars after it its epoch's)
-    assert steps(got) == [(1, 1.0, 10), (2, 2.0, 10), (210, 2.0, 10), (420, 2.0, 10), (210, 3.0, 10)]
+    # (the epochs alone a record each, of the epochs done; the inner bars after the second then the third epoch's
+    # batches, the outer bar's next redraw (3 done) no record of the run's, the inner bars after it the fourth's)
+    assert steps(got) == [(1, 1.0, 10), (2, 2.0, 10), (210, 3.0, 10), (420, 3.0, 10), (210, 4.0, 10)]
 
 
 def test_an_epochs_bar_on_the_line_of_an_inner_bar_is_no_record() -> None:
