@@ -823,6 +823,9 @@ REAL_FORMATS = {
     "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "generic",
     "startup-edvr-issue72-three-train-images-epochs-for-600000-iters-network-print-no-iteration.log": "generic",
     "startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log": "generic",
+    "generic-irn-issue9-mmsr-validation-log-only-iters-5000-to-80000-psnr.log": "generic",
+    "generic-sr3-issue147-mmsr-val-log-only-iters-10000-to-170000-psnr.log": "generic",
+    "generic-basicsr-issue204-esrgan-validation-line-first-then-iters-107200-107600.log": "generic",
 }
 
 
