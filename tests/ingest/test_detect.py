@@ -833,6 +833,9 @@ REAL_FORMATS = {
     "generic-trainner-issue72-end-of-epoch-time-taken-lines-only-epochs-52-68-of-500000.log": "generic",
     "generic-cuda-mlp-readme-epoch-took-ms-lines-only-epochs-1-3.log": "generic",
     "generic-nnunet-v2-issue2140-epoch-time-printed-beside-dates-epochs-0-1-then-epoch-2-losses.log": "generic",
+    "generic-irn-issue9-mmsr-validation-log-only-iters-5000-to-80000-psnr.log": "generic",
+    "generic-sr3-issue147-mmsr-val-log-only-iters-10000-to-170000-psnr.log": "generic",
+    "generic-basicsr-issue204-esrgan-validation-line-first-then-iters-107200-107600.log": "generic",
 }
 
 

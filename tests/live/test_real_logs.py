@@ -2530,6 +2530,27 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 2 · 26 epochs/h", "training",
      {"step": 2, "total_steps": None, "loss": 0.357, "figures": {"epoch_seconds": 134.63}, "data": epoch(2.0),
       "finished": False}),
+    # the mmsr codes' validation logger, a file of its own: each line a validation at the iteration it names (the first
+    # line one too), its position the run's; no loss printed, none shown; the last 5,000 iterations over 6,169.659 s
+    # (19:25:28.171 to 21:08:17.830)
+    ("generic-irn-issue9-mmsr-validation-log-only-iters-5000-to-80000-psnr.log", T0, "end",
+     "step 80000 · 2.9k steps/h", "training",
+     {"step": 80000, "total_steps": None, "loss": None, "data": epoch(1599.0), "step_seconds": 6169.659 / 5000,
+      "steps_per_hour": 5000 * 3600 / 6169.659,
+      "eval": {"psnr": {"value": 31.74, "step": 80000}}, "crash": None, "finished": False}),
+    # (the last 10,000 iterations over 4,683.928 s, 10:51:47.212 to 12:09:51.140)
+    ("generic-sr3-issue147-mmsr-val-log-only-iters-10000-to-170000-psnr.log", T0, "end",
+     "step 170000 · 7.6k steps/h", "training",
+     {"step": 170000, "total_steps": None, "loss": None, "data": epoch(114.0), "step_seconds": 4683.928 / 10000,
+      "steps_per_hour": 10000 * 3600 / 4683.928,
+      "eval": {"psnr": {"value": 19.06, "step": 170000}}, "crash": None, "finished": False}),
+    # … the validation's own line the excerpt's first record, the training's after it: its score at the iteration it
+    # names, 107,000, and the time the iterations after it are counted from: 600 over 364.299 s
+    ("generic-basicsr-issue204-esrgan-validation-line-first-then-iters-107200-107600.log", T0, "end",
+     "step 107600 · 5.9k steps/h", "training",
+     {"step": 107600, "total_steps": None, "loss": None, "lr": 2.5e-05, "step_seconds": 364.299 / 600,
+      "steps_per_hour": 600 * 3600 / 364.299,
+      "data": epoch(87.0), "eval": {"psnr": {"value": 13.831, "step": 107000}}, "crash": None, "finished": False}),
 ]  # fmt: skip
 
 
@@ -3166,6 +3187,9 @@ GENERIC_READ = {
     "generic-trainner-issue72-end-of-epoch-time-taken-lines-only-epochs-52-68-of-500000.log": "step, total, epoch, step time",
     "generic-cuda-mlp-readme-epoch-took-ms-lines-only-epochs-1-3.log": "step, epoch, step time",
     "generic-nnunet-v2-issue2140-epoch-time-printed-beside-dates-epochs-0-1-then-epoch-2-losses.log": "step, epoch, loss, eval",
+    "generic-irn-issue9-mmsr-validation-log-only-iters-5000-to-80000-psnr.log": "step, epoch, eval",
+    "generic-sr3-issue147-mmsr-val-log-only-iters-10000-to-170000-psnr.log": "step, epoch, eval",
+    "generic-basicsr-issue204-esrgan-validation-line-first-then-iters-107200-107600.log": "step, epoch, lr, eval",
 }  # fmt: skip
 
 

@@ -87,7 +87,7 @@ def test_after_the_trainer_s_dicts_the_blocks_move_nothing_and_give_the_evaluati
     assert with_blocks["training"].pop("eval") == {"eval_loss": {"value": 1.9, "step": 16},
                                                    "eval_accuracy": {"value": 0.6, "step": 16}}
     assert without["training"].pop("eval") is None
-    assert with_blocks["details"].pop(-2) == "Eval eval_loss 1.9 · eval_accuracy 0.6 (step 16)"
+    assert with_blocks["details"].pop(-2) == "Eval eval_loss 1.9 · eval_accuracy 0.6 (after step 16, the last logged before it)"
     for data in (with_blocks, without):
         data["training_fields"] = [row for row in data["training_fields"] if not row["label"].startswith("eval ")]
     assert with_blocks == without

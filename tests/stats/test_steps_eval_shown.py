@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.stats.steps.text import shown_evals
+from tests.reallogs import body
 from tests.stats.test_steps_evidence import read_at
 
 # DenseTeacher #31 (https://github.com/Megvii-BaseDetection/DenseTeacher/issues/31), turn 6: cvpods' evaluation lines,
@@ -55,8 +56,9 @@ def test_detectron2_s_bbox_and_segm_tables_mid_run_lead_with_both_aps(tmp_path: 
              *table("segm", "| 28.100 | 48.200 | 29.300 | 12.400 | 30.500 | 42.600 |"),
              d2_events(59, "1.800")]
     details = read_at(tmp_path, lines)["details"]
-    assert ("Eval bbox_AP 30.1 · segm_AP 28.1 · bbox_AP50 50.2 · bbox_AP75 32.3 · + 8 more (step 39)"
-            in details)
+    # (detectron2's tables print no iteration of their own: at the one logged before them, said so)
+    assert ("Eval bbox_AP 30.1 · segm_AP 28.1 · bbox_AP50 50.2 · bbox_AP75 32.3 · + 8 more (after step 39, the last "
+            "logged before it)" in details)
 
 
 def test_the_main_figure_leads_and_the_rest_keep_their_printed_order() -> None:
@@ -74,3 +76,35 @@ def test_the_main_figure_leads_and_the_rest_keep_their_printed_order() -> None:
     # none is the main one (a loss of a part, AP at an IoU): all as printed
     shown, more = shown_evals([(name, 0.5, None) for name in ("val/box_loss", "bbox_AP50", "bbox_AP75")])
     assert ([name for name, _, _ in shown], more) == (["val/box_loss", "bbox_AP50", "bbox_AP75"], 0)
+
+
+# --- an evaluation read with no step of its own: at the step logged before it, said so --------------------------
+
+def _results_block(step_row: bool) -> list[str]:
+    """Composed: a trainer's steps, then its results block (JointBERT's prints no ``global_step``; pytorch-pretrained-
+    bert's does)."""
+    head = "12/07/2026 10:00:{:02d} - INFO - __main__ -   "
+    steps = [head.format(s) + f"epoch 0 step {step} loss {loss}" for s, step, loss in ((1, 100, 0.5231), (15, 200, 0.4231))]
+    block = [head.format(20) + "***** Eval results *****", head.format(20) + "  intent_acc = 0.812",
+             *([head.format(20) + "  global_step = 200"] if step_row else []), head.format(20) + "  slot_f1 = 0.7"]
+    return [*steps, *block]
+
+
+def test_a_results_block_with_no_step_is_said_to_be_after_the_last_step_logged(tmp_path: Path) -> None:
+    details = read_at(tmp_path, _results_block(step_row=False))["details"]
+    assert "Eval intent_acc 0.812 · slot_f1 0.7 (after step 200, the last logged before it)" in details
+
+
+def test_a_results_block_that_prints_its_step_is_at_that_step(tmp_path: Path) -> None:
+    details = read_at(tmp_path, _results_block(step_row=True))["details"]
+    assert "Eval intent_acc 0.812 · slot_f1 0.7 (step 200)" in details
+
+
+def test_real_evaluations_with_no_step_read_are_said_to_be_after_the_last_one_logged(tmp_path: Path) -> None:
+    # nnU-Net v1's ``validation loss: 0.1992`` under ``epoch:  11`` (MIC-DKFZ/nnUNet issue 1084): no epoch on its line
+    nnunet = read_at(tmp_path, body("generic-nnunet-issue1084-epochs-9-to-11-this-epoch-took-train-validation-loss-dice.log"))
+    assert "Eval val_loss 0.1992 (after epoch 11, the last logged before it)" in nnunet["details"]
+    # a TF Estimator's ``Saving dict for global step 214: …`` after its last logged step, 208 (LONG-9621/VoxNet README):
+    # the 214 it names is not read, so the evaluation is kept after 208, said so, never as 208's own
+    voxnet = read_at(tmp_path, body("generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log"))
+    assert "Eval eval_loss 2.4515 · accuracy 0.6467 (after step 208, the last logged before it)" in voxnet["details"]

@@ -107,7 +107,7 @@ def test_the_whole_runs_loss_opens_first_with_every_step_and_every_evaluation(
             if values:
                 assert min(values)[1] in drawn and max(values)[1] in drawn, first
     assert plot["evalPoints"] == {"val_loss": STEPS // VAL_EVERY + 1}
-    # The current loss (the last logged) sits on the chart.
+    # The current loss (the last logged before it) sits on the chart.
     assert plot["current"]["x"] == STEPS
 
     # Smoothing: the slider redraws the same plot; log-y rebuilds it on a log scale.

@@ -109,7 +109,7 @@ from .keras_bars import SampleCounts, keras_line, sample_time_note
 from .legends import MAX_LEGEND_NAMES, legend_row, spelled_out
 from .loss_groups import LossGroups, loss_groups
 from .lost_losses import lost_loss
-from .marked_scores import heading_alone, marked_scores, score_under_heading
+from .marked_scores import heading_alone, marked_scores, positioned_scores, score_under_heading
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import one_figure, prose_figure
@@ -1179,6 +1179,17 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("tie", at, text=s, named=tuple(marked))
         elif s[:10] == "Validation" and self._last is not None and heading_alone(s):
             self._marked_heading = True  # (BasicSR's heading, its scores on the lines under it)
+        elif s[:6] == "<epoch" and (positioned := positioned_scores(s)) is not None:
+            # a validation's own line (marked_scores.py: mmsr's ``<epoch: 99, iter: 5,000> psnr: 2.9862e+01``): its scores
+            # at the iteration it names, the step just logged; where no step has reached it (the validation's own log)
+            # the line is the run's position too, its scores that step's evaluation
+            validated_epoch, validated_at, validated = positioned
+            if self._last is not None and self._last[0] == validated_at:
+                return Kind.FULL, _Line("tie", at, text=s, named=tuple(validated))
+            if self._last is None or self._last[0] < validated_at:
+                return Kind.FULL, _Line("step", at, [Reading(Field.EPOCH, "epoch", float(validated_epoch)),
+                                                     Reading(Field.STEP, "iter", float(validated_at))],
+                                        text=s, named=tuple(validated), evaluation=True)
         if not s or (s[:1] == "#" and not (s[-1:] == "#" and len(s) <= 40 and _EVAL_HEADING.match(s))):
             # a comment (a shell's, a markdown heading): no record; an evaluation's heading ruled with hashes is one
             # (RLCard's ``########## Evaluation ##########``)

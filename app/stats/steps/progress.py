@@ -915,6 +915,10 @@ class StepProgress:
             return
         step = event.step if event.step is not None else stage.latest.step
         stage.take_eval(event.name, event.value, step, t)
+        if event.step is None:
+            stage.evals_placed.add(event.name)  # (JointBERT's results block prints no step: at the one logged before it)
+        else:
+            stage.evals_placed.discard(event.name)
         if event.step is not None and (not stage.eval_steps or stage.eval_steps[-1] != event.step):
             stage.eval_steps.append(event.step)
         stage.end_eval_pass()  # (its result printed: the pass is over, whatever the run does next)

@@ -111,6 +111,8 @@ class Stage:
     counter: tuple[float, int] | None = None  # (time, tokens seen) of HF's last counter reading
     evals: dict[str, tuple[float | None, int | None]] = field(default_factory=dict)
     eval_steps: deque[int] = field(default_factory=lambda: deque(maxlen=4))
+    # evaluations read with no step, kept at the step logged before them (said so where shown)
+    evals_placed: set[str] = field(default_factory=set)
     pause: str | None = None
     evaluated: bool = False  # an evaluation printed since the latest step line (the next line's time holds it)
     resumed: bool = False  # training said it went on after that evaluation's pause (the next line's time holds it)

@@ -226,7 +226,8 @@ def details(
         lines.append("Eval " + " · ".join(eval_figure(name, value) for name, value, _ in evals) + more_evals(more)
                      # (a logged count is no step, nor a count of an epoch's batches the evaluation followed)
                      + ("" if latest.logged or latest.epoch_steps is not None or not latest.ends_at_total
-                        else eval_where(evals, count_noun(stage))))
+                        else eval_where(evals, count_noun(stage),
+                                        placed=all(name in stage.evals_placed for name, _, _ in evals))))
     data = data_line(stage)
     if data:
         lines.append(data)
@@ -743,12 +744,16 @@ def more_evals(more: int) -> str:
     return f" · + {more} more" if more else ""
 
 
-def eval_where(evals: list[tuple[str, float | None, int | None]], noun: str = "step") -> str:
-    """`` (step 600)``: where the evaluations were (a logged count is no step: none is said beside a log of dicts)."""
+def eval_where(evals: list[tuple[str, float | None, int | None]], noun: str = "step", placed: bool = False) -> str:
+    """`` (step 600)``: where the evaluations were (a logged count is no step: none is said beside a log of dicts);
+    ``placed``: no step was read with them (none printed, or one the reader does not take), so they are kept at the
+    step logged before them, said so: `` (after step 600, the last logged before it)``."""
     steps = {step for _, _, step in evals}
     if len(steps) == 1:
         (step,) = steps
-        return f" ({noun} {step})" if step is not None else ""
+        if step is None:
+            return ""
+        return f" (after {noun} {step}, the last logged before it)" if placed else f" ({noun} {step})"
     return ""
 
 

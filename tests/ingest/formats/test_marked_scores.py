@@ -8,7 +8,12 @@ import pytest
 
 from app.ingest.formats import detect
 from app.ingest.formats.classes import Kin, Named
-from app.ingest.formats.marked_scores import heading_alone, marked_scores, score_under_heading
+from app.ingest.formats.marked_scores import (
+    heading_alone,
+    marked_scores,
+    positioned_scores,
+    score_under_heading,
+)
 from tests.coldread import T0, read_cold
 from tests.reallogs import body
 
@@ -89,3 +94,56 @@ def test_a_real_basicsr_log_s_validations_are_its_evaluations(tmp_path: Path) ->
     assert (training["step"], training["loss"], training["step_seconds"]) == (58000, 0.045669, 0.142)
     assert training["eval"] == {"psnr": {"value": 22.7344, "step": 58000}}
     assert training["crash"] is None
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        # the mmsr codes' validation logger: its position in angle brackets, no learning rate, the scores after it
+        ("<epoch: 99, iter:   5,000> psnr: 2.9862e+01.", (99, 5000, [Named(Kin.EVAL, "psnr", 29.862, "psnr")])),
+        ("<epoch:1599, iter:  80,000> psnr: 3.1740e+01", (1599, 80000, [Named(Kin.EVAL, "psnr", 31.74, "psnr")])),
+        ("<epoch:193, iter: 505,000> psnr: 2.0776e+01 norm_PSNR: 4.0822e+01 mu_PSNR: 3.3844e+01",
+         (193, 505000, [Named(Kin.EVAL, "psnr", 20.776, "psnr"), Named(Kin.EVAL, "norm psnr", 40.822, "norm_PSNR"),
+                        Named(Kin.EVAL, "mu psnr", 33.844, "mu_PSNR")])),
+        ("<epoch:  3, iter:     500> psnr: 2.5000e+01 ssim: 7.5000e-01",
+         (3, 500, [Named(Kin.EVAL, "psnr", 25.0, "psnr"), Named(Kin.EVAL, "ssim", 0.75, "ssim")])),
+        # the training logger's record: a learning rate in its brackets, losses after them
+        ("<epoch: 86, iter: 107,200, lr:2.500e-05> l_g_pix: 1.4819e-03 l_g_fea: 1.0389e+00", None),
+        # a loss, a discriminator's output or an unnamed figure after the bare position: no validation's scores
+        ("<epoch:  1, iter:   5,000> l_pix: 7.8461e-03", None),
+        ("<epoch:  1, iter:   5,000> psnr: 2.5e+01 D_real: -2.5625e+01", None),
+        ("<epoch:  1, iter:   5,000> 2.5e+01", None),
+        ("<epoch:  1, iter:   5,000>", None),
+    ],
+)
+def test_a_validation_s_own_line_gives_its_position_and_scores(
+        line: str, read: tuple[int, int, list[Named]] | None) -> None:
+    assert positioned_scores(line) == read
+
+
+def test_a_validation_s_own_line_is_read_at_the_iteration_it_names(tmp_path: Path) -> None:
+    # composed: the training logger's records every 100 iterations, the validation's own line after 40,000's record
+    # (its scores that step's, no second reading of them), then the next record; a validation's line that names an
+    # iteration the run has passed is no record of it
+    lines = ["20-03-04 10:00:00.000 - INFO: <epoch: 12, iter:  39,900, lr:1.000e-04> l_pix: 3.2500e-02",
+             "20-03-04 10:01:00.000 - INFO: <epoch: 12, iter:  40,000, lr:1.000e-04> l_pix: 3.1250e-02",
+             "20-03-04 10:02:00.000 - INFO: <epoch: 12, iter:  40,000> psnr: 2.8125e+01 ssim: 8.1250e-01",
+             "20-03-04 10:03:00.000 - INFO: <epoch: 12, iter:  40,100, lr:1.000e-04> l_pix: 3.0000e-02",
+             "20-03-04 10:04:00.000 - INFO: <epoch: 12, iter:  35,000> psnr: 2.0000e+01"]
+    data = read_cold(tmp_path, lines, at=T0)
+    training = data["training"]
+    assert (training["step"], training["loss"]) == (40100, 0.03)
+    assert training["eval"] == {"psnr": {"value": 28.125, "step": 40000}, "ssim": {"value": 0.8125, "step": 40000}}
+
+
+def test_a_validation_log_alone_is_read_a_validation_a_step(tmp_path: Path) -> None:
+    # composed: the validation logger's file alone, a validation every 5,000 iterations an hour apart: each line the
+    # run's position, its scores that iteration's evaluation; no loss printed, none shown
+    lines = ["21-01-02 10:00:00.000 - INFO: <epoch:  9, iter:   5,000> psnr: 2.7500e+01",
+             "21-01-02 11:00:00.000 - INFO: <epoch: 19, iter:  10,000> psnr: 2.8000e+01",
+             "21-01-02 12:00:00.000 - INFO: <epoch: 29, iter:  15,000> psnr: 2.8250e+01"]
+    assert detect(lines) == "generic"
+    data = read_cold(tmp_path, lines, at=T0)
+    training = data["training"]
+    assert (training["step"], training["loss"], training["data"]["epoch"]) == (15000, None, 29.0)
+    assert training["eval"] == {"psnr": {"value": 28.25, "step": 15000}}
