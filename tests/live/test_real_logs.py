@@ -1368,7 +1368,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # PaddleX: epoch 100 of 100 at ``eta: 0:00:00`` (global_step 100000, no total of its own), then its final
     # evaluation, export and save: done
     ("paddle-paddlex-noctilucent-lamp-file-seal-det-epoch-100-of-100-eta-zero-final-eval-save.log", T0, "end",
-     "done · step 100000", "done", {"step": 100000, "total_steps": None, "loss": 0.091679, "finished": True, "paused": None}),
+     "done · step 100000", "done", {"step": 100000, "total_steps": None, "loss": 0.091679, "finished": True, "paused": None,
+                                    # ``cur metric, …`` after the last step: its evaluation; ``fps`` and ``best metric`` none
+                                    "eval": {"precision": {"value": 0.9986105597459309, "step": 100000},
+                                             "recall": {"value": 0.9968297998811175, "step": 100000},
+                                             "hmean": {"value": 0.9977193852255826, "step": 100000}}}),
     # Paddle's whole-second eta is 0:00:00 from iteration 10 of 14; the last epoch's 14/14, then only its summary
     ("paddle-customdevice-mlu-readme-lenet-epochs-2-of-2-eta-zero-from-iter-10-of-14.log", T0, T0,
      "epoch 2/2 · 14/14 in the epoch · finishing", "measuring",
@@ -2476,6 +2480,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "total_steps": 600000, "loss": None, "crash": None}),
     ("startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": 500000, "loss": None, "crash": None}),
+    # PaddleOCR's evaluation every 19 steps printed as ``cur metric, precision: …, hmean: …, fps: …``: at step 19, its
+    # fps no figure of it; ``best metric, …, best_epoch: 1`` after the save none either
+    ("paddle-paddleocr-file-kie-doc-ser-steps-10-19-of-epoch-1-cur-metric-best-metric-save.log", T0, "end",
+     "step 19 · …", "measuring",
+     {"step": 19, "total_steps": None, "loss": 1.461939, "step_seconds": 0.32037, "data": epoch(1.0),
+      "eval": {"precision": {"value": 0.11526348939743859, "step": 19}, "recall": {"value": 0.19776657060518732, "step": 19},
+               "hmean": {"value": 0.14564265817747712, "step": 19}}}),
 ]  # fmt: skip
 
 

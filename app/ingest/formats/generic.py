@@ -108,6 +108,7 @@ from .keras_bars import SampleCounts, keras_line, sample_time_note
 from .loss_groups import LossGroups, loss_groups
 from .lost_losses import lost_loss
 from .marked_scores import heading_alone, marked_scores, score_under_heading
+from .metric_lines import current_metric
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import one_figure, prose_figure
@@ -1160,6 +1161,10 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("tie", at, text=s, named=tuple(marked))
         elif s[:10] == "Validation" and self._last is not None and heading_alone(s):
             self._marked_heading = True  # (BasicSR's heading, its scores on the lines under it)
+        elif s[:3].lower() == "cur" and self._last is not None and (current := current_metric(s)) is not None:
+            # an evaluation's result printed between the step records (metric_lines.py: PaddleOCR's ``cur metric,
+            # precision: …, hmean: …``), at the step just logged
+            return Kind.FULL, _Line("tie", at, text=s, named=tuple(current))
         if not s or (s[:1] == "#" and not (s[-1:] == "#" and len(s) <= 40 and _EVAL_HEADING.match(s))):
             # a comment (a shell's, a markdown heading): no record; an evaluation's heading ruled with hashes is one
             # (RLCard's ``########## Evaluation ##########``)
