@@ -1322,7 +1322,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # a counter said by its own word: rl_games' throughput lines count epochs (``epoch: 14/1000``), one a line, of the
     # total printed; an RL loop's ``Episode: 73`` counts episodes, no step (its reward's running mean the figure)
     ("generic-rl-games-issue170-brax-fps-lines-epoch-3-to-14-of-1000.log", T0, "end", "epoch 14/1000 · no timing",
-     "measuring", {"step": 14, "total_steps": 1000, "step_unit": "epoch", "loss": None, "data": epoch(14.0)}),
+     "measuring", {"step": 14, "total_steps": 1000, "step_unit": "epoch", "loss": None, "data": epoch(14.0),
+                   # its frames a second under their printed names, no step's time made of them
+                   "figures": {"rate/fps step and policy inference": 349520.9, "rate/fps total": 209712.3},
+                   "step_seconds": None}),
     ("generic-mlds2018spring-issue3-ppo-pong-episode-59-to-73-avg-reward.log", T0, "end", "episode 73 · no timing",
      "measuring", {"step": 73, "total_steps": None, "step_unit": "episode", "loss": None,
                    "figures": {"reward": -19.633, "time/Time": 4.03}}),
