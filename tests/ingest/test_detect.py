@@ -836,6 +836,7 @@ REAL_FORMATS = {
     "generic-irn-issue9-mmsr-validation-log-only-iters-5000-to-80000-psnr.log": "generic",
     "generic-sr3-issue147-mmsr-val-log-only-iters-10000-to-170000-psnr.log": "generic",
     "generic-basicsr-issue204-esrgan-validation-line-first-then-iters-107200-107600.log": "generic",
+    "paddle-paddleocr-file-kie-doc-ser-steps-10-19-of-epoch-1-cur-metric-best-metric-save.log": "generic",
 }
 
 

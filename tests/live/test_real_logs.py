@@ -1324,7 +1324,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # a counter said by its own word: rl_games' throughput lines count epochs (``epoch: 14/1000``), one a line, of the
     # total printed; an RL loop's ``Episode: 73`` counts episodes, no step (its reward's running mean the figure)
     ("generic-rl-games-issue170-brax-fps-lines-epoch-3-to-14-of-1000.log", T0, "end", "epoch 14/1000 · no timing",
-     "measuring", {"step": 14, "total_steps": 1000, "step_unit": "epoch", "loss": None, "data": epoch(14.0)}),
+     "measuring", {"step": 14, "total_steps": 1000, "step_unit": "epoch", "loss": None, "data": epoch(14.0),
+                   # its frames a second under their printed names, no step's time made of them
+                   "figures": {"rate/fps step and policy inference": 349520.9, "rate/fps total": 209712.3},
+                   "step_seconds": None}),
     ("generic-mlds2018spring-issue3-ppo-pong-episode-59-to-73-avg-reward.log", T0, "end", "episode 73 · no timing",
      "measuring", {"step": 73, "total_steps": None, "step_unit": "episode", "loss": None,
                    "figures": {"reward": -19.633, "time/Time": 4.03}}),
@@ -1370,7 +1373,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # PaddleX: epoch 100 of 100 at ``eta: 0:00:00`` (global_step 100000, no total of its own), then its final
     # evaluation, export and save: done
     ("paddle-paddlex-noctilucent-lamp-file-seal-det-epoch-100-of-100-eta-zero-final-eval-save.log", T0, "end",
-     "done · step 100000", "done", {"step": 100000, "total_steps": None, "loss": 0.091679, "finished": True, "paused": None}),
+     "done · step 100000", "done", {"step": 100000, "total_steps": None, "loss": 0.091679, "finished": True, "paused": None,
+                                    # ``cur metric, …`` after the last step: its evaluation; ``fps`` and ``best metric`` none
+                                    "eval": {"precision": {"value": 0.9986105597459309, "step": 100000},
+                                             "recall": {"value": 0.9968297998811175, "step": 100000},
+                                             "hmean": {"value": 0.9977193852255826, "step": 100000}}}),
     # Paddle's whole-second eta is 0:00:00 from iteration 10 of 14; the last epoch's 14/14, then only its summary
     ("paddle-customdevice-mlu-readme-lenet-epochs-2-of-2-eta-zero-from-iter-10-of-14.log", T0, T0,
      "epoch 2/2 · 14/14 in the epoch · finishing", "measuring",
@@ -2551,6 +2558,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 107600, "total_steps": None, "loss": None, "lr": 2.5e-05, "step_seconds": 364.299 / 600,
       "steps_per_hour": 600 * 3600 / 364.299,
       "data": epoch(87.0), "eval": {"psnr": {"value": 13.831, "step": 107000}}, "crash": None, "finished": False}),
+    # PaddleOCR's evaluation every 19 steps printed as ``cur metric, precision: …, hmean: …, fps: …``: at step 19, its
+    # fps no figure of it; ``best metric, …, best_epoch: 1`` after the save none either
+    ("paddle-paddleocr-file-kie-doc-ser-steps-10-19-of-epoch-1-cur-metric-best-metric-save.log", T0, "end",
+     "step 19 · …", "measuring",
+     {"step": 19, "total_steps": None, "loss": 1.461939, "step_seconds": 0.32037, "data": epoch(1.0),
+      "eval": {"precision": {"value": 0.11526348939743859, "step": 19}, "recall": {"value": 0.19776657060518732, "step": 19},
+               "hmean": {"value": 0.14564265817747712, "step": 19}}}),
 ]  # fmt: skip
 
 

@@ -11,7 +11,7 @@ falls in a class:
 - evaluation: a name with an evaluation's word (``Eval Acc``, ``Test Acc``, ``val_acc``, ``valid
   bleu``) or a detector's mean average precision (``mAP``, ``mAP@0.5``);
 - totals: the run's planned epochs said with their unit (mmdet's ``max: 15 epochs``);
-- rates: frames or samples a second (``fps``, ``samples/sec``), the optimizer's steps a second
+- rates: frames or samples a second (``fps``, rl_games' ``fps total``, ``samples/sec``), the optimizer's steps a second
   (TF Estimator's ``global_step/sec``);
 - counts: an RL run's environment steps so far (stable-baselines' ``total_timesteps``, rsl_rl's ``Total steps``, never a
   plan), its episodes so far (stable-baselines v2's ``episodes``: a plural count, never one episode's number); an RL
@@ -75,6 +75,9 @@ _MAP = re.compile(r"^(?:eval |val |test )?m?ap(?:@?[\d.]+(?:[: ]\d+)?)?(?: [\d.]
 _RATE_NAMES = frozenset({"fps", "samples sec", "samples s", "samples per second", "global step sec", "img s",
                          "images sec", "images s", "speed samples sec", "examples sec",
                          "env steps per second"})  # (rsl_rl's ``Steps per second``: the environment's, in an RL block)
+# Frames a second named first and qualified after (rl_games' ``fps step: 524282.0 fps step and policy inference: 349520.9
+# fps total: 209712.3 epoch: 14/1000``): the environment's frames, never the optimizer's steps nor tokens.
+_FRAMES_FIRST = "fps "
 # An RL block's environment steps so far (rsl_rl's ``Total steps: 1608``, ``Total timesteps``: the reader names the
 # steps of a record logged once an iteration the environment's).
 _ENV_TOTALS = frozenset({"env total steps", "env total timesteps",
@@ -141,6 +144,8 @@ def kin_of(name: str, unit: str | None) -> Kin | None:
         return Kin.EPOCH_TIME
     if name in _RATE_NAMES or name.endswith((" fps", "samplespersec")):  # (DeepSpeed's ``SamplesPerSec``, run together)
         return Kin.RATE  # (``env fps``: the reader's name for stable-baselines' ``fps`` beside its iterations)
+    if name.startswith(_FRAMES_FIRST):
+        return Kin.RATE  # (rl_games' ``fps total``)
     if (name.endswith(" timesteps") and name.split(" ")[-2] in ("total", "num", "env")) or name in _ENV_TOTALS:
         return Kin.TIMESTEPS
     if name in _REWARD_NAMES:

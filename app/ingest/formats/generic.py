@@ -110,6 +110,7 @@ from .legends import MAX_LEGEND_NAMES, legend_row, spelled_out
 from .loss_groups import LossGroups, loss_groups
 from .lost_losses import lost_loss
 from .marked_scores import heading_alone, marked_scores, positioned_scores, score_under_heading
+from .metric_lines import current_metric
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import one_figure, prose_figure
@@ -1190,6 +1191,10 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("step", at, [Reading(Field.EPOCH, "epoch", float(validated_epoch)),
                                                      Reading(Field.STEP, "iter", float(validated_at))],
                                         text=s, named=tuple(validated), evaluation=True)
+        elif s[:3].lower() == "cur" and self._last is not None and (current := current_metric(s)) is not None:
+            # an evaluation's result printed between the step records (metric_lines.py: PaddleOCR's ``cur metric,
+            # precision: …, hmean: …``), at the step just logged
+            return Kind.FULL, _Line("tie", at, text=s, named=tuple(current))
         if not s or (s[:1] == "#" and not (s[-1:] == "#" and len(s) <= 40 and _EVAL_HEADING.match(s))):
             # a comment (a shell's, a markdown heading): no record; an evaluation's heading ruled with hashes is one
             # (RLCard's ``########## Evaluation ##########``)

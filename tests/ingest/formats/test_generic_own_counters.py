@@ -26,7 +26,9 @@ def test_rl_games_throughput_lines_count_epochs_of_their_total(tmp_path: Path) -
     assert "Stage train · epoch 14/1000 (1.4%)" in data["details"]
     training = data["training"]
     assert (training["step"], training["total_steps"], training["step_unit"], training["loss"]) == (14, 1000, "epoch", None)
-    assert not any(line.startswith("step") or " step " in line for line in data["details"])
+    # (its frames a second are shown under their printed names, ``fps step and policy inference`` among them: no step's)
+    assert "Rates fps step and policy inference 349521 · fps total 209712" in data["details"]
+    assert not any(line.startswith("step") or " step " in line for line in data["details"] if not line.startswith("Rates "))
 
 
 def test_composed_epoch_throughput_lines_a_minute_apart(tmp_path: Path) -> None:
