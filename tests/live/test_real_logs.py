@@ -2195,7 +2195,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # Keras bars of steps that print only an ETA: a step's time from the ETA over the steps left where the two latest
     # lines agree (31 / 71 = 0.437 s at 17/88, 31 / 72 = 0.431 s at 16/88) …
     ("keras-deep-learning-and-the-game-of-go-issue66-generator-bar-1-17-of-88-eta-only.log", T0, "end",
-     "17/88 in the pass · no timing", "measuring",
+     "17/88 in the pass · step 437 ms (from the trainer's ETA)", "measuring",
      {"step": 17, "total_steps": 88, "step_unit": "pass", "loss": 5.7678, "trainer_eta_seconds": 31.0,
       "step_seconds": 31 / 71}),
     # … and none where they do not (6:46 / 101 = 4.02 s at 9/110, 6:03 / 100 = 3.63 s at 10/110: the slow first step)
@@ -2212,7 +2212,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # ``Train on 25000 samples`` cut inside its first epoch: 160 of its samples (no longer "not recognised"); a sample's
     # time from the ETA over the samples left, the two latest lines agreeing: 79 / 24,840 = 3.18 ms
     ("keras-keras-issue5224-keras1-imdb-train-on-25000-samples-bars-32-to-160-epoch-1-of-15.log", T0, "end",
-     "epoch 1/15 · 160/25000 samples in the epoch · no timing", "measuring",
+     "epoch 1/15 · 160/25000 samples in the epoch · sample 3.2 ms (from the trainer's ETA)", "measuring",
      {"step": 160, "total_steps": 25000, "step_unit": "sample", "loss": 0.6903, "trainer_eta_seconds": 79.0,
       "step_seconds": 79 / 24840, "data": epoch(1.0)}),
     # … and Keras 2's (``31s 509us/step`` a sample's): epoch 12 at 256 of 60000 samples, epoch 11's evaluation; a sample

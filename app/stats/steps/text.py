@@ -131,7 +131,9 @@ def details(
         body.append((Line.NO_RATE_TOO_SHORT,
                      f"no rate: {spanned} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
     elif Line.NO_TIMING in shows:
-        body.append((Line.NO_TIMING, (f"no timing read from this log ({counted}, {no_time_read(stage).rstrip(',')}): "
+        # (a step's time worked out from the trainer's ETA is timing: no rate yet, the step's time said below)
+        read = "no rate read" if worked_out_step(stage, m) is not None else "no timing read"
+        body.append((Line.NO_TIMING, (f"{read} from this log ({counted}, {no_time_read(stage).rstrip(',')}): "
                                      "measured as lines arrive")))
     elif Line.WARMUP in shows:
         body.append((Line.WARMUP, m.warmup_view().text or f"measuring… ({counted} so far)"))
@@ -360,6 +362,18 @@ def clock_step(stage: Stage) -> tuple[float, str] | None:
         return eta_step(stage)
     each, span, steps = clock
     return each, f"worked out: the trainer's clock, {seconds_text(span)} over {steps:,} {count_noun(stage)}s"
+
+
+def worked_out_step(stage: Stage, m: Measure) -> tuple[float, str] | None:
+    """The step's time the details work out from the trainer's own clock or ETA, where no line prints one and none is
+    measured, with where it comes from (``the trainer's ETA``): the status line and the rate's line say it too, never
+    "no timing" above a step's time (Keras' bar of ``ETA: 31`` alone at 17/88: 437 ms a step)."""
+    if step_seconds(stage, m) is not None:
+        return None
+    clock = clock_step(stage)
+    if clock is None:
+        return None
+    return clock[0], "the trainer's clock" if clock_step_seconds(stage) is not None else "the trainer's ETA"
 
 
 def eta_step(stage: Stage) -> tuple[float, str] | None:
@@ -942,6 +956,9 @@ def status(v: Verdict, stage: Stage, per_gpu: str) -> str:
         case Status.STEPS if m.steps_per_hour is not None:
             return f"{where} · {text.compact(m.steps_per_hour)} {count_noun(stage)}s/h"
         case Status.NO_TIMING:
+            worked = worked_out_step(stage, m)
+            if worked is not None:
+                return f"{where} · {count_noun(stage)} {seconds_text(worked[0])} (from {worked[1]})"
             return f"{where} · no timing"
         case Status.NO_STEP_YET:
             waited = v.stall.since or 0.0
