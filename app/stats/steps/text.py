@@ -482,8 +482,22 @@ def epoch_with_its_evaluation(stage: Stage) -> float | None:
 
 def measured_note(stage: Stage) -> str:
     """How a step time that no line printed was worked out: from the lines' times (the log's dates, or when
-    the lines were read), never as printed."""
-    return " (from the log's dates)" if stage.clock_over_printed else " (measured from the lines' times)"
+    the lines were read), never as printed.
+
+    A log whose lines print no date has no lines' times to measure by: its step time is measured from what the trainer
+    printed, said as such (legacy OpenNMT-py's ``744 s elapsed``, Turi Create's ``Elapsed Time`` column: the trainer's
+    clock; MLX-LM's ``Tokens/sec`` over its ``Trained Tokens``: its printed times), or, read live, from when the lines
+    arrived."""
+    if stage.clock_over_printed:
+        return " (from the log's dates)"
+    latest = stage.latest
+    if latest.at is None:
+        if finite(latest.elapsed_seconds) is not None:
+            return " (measured from the trainer's own clock)"
+        if latest.tokens and finite(latest.tokens_per_second) and not latest.per_device:
+            return " (worked out from the tokens and tokens a second printed)"
+        return " (worked out from the trainer's printed times)" if stage.printed_timing else " (measured as the lines arrived)"
+    return " (measured from the lines' times)"
 
 
 def no_time_read(stage: Stage) -> str:
