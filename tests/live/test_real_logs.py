@@ -1627,7 +1627,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 60, "steps_per_hour": None, "data": epoch(1.0), "figures": {"samples_per_second": 196.551439}}),
     ("generic-psenet-pytorch-issue41-epochs-8-11-of-100-steps-samples-per-sec-batch-loss.log", T0, "end",
      "step 121 · …", "measuring",
-     {"step": 121, "loss": 0.4168, "figures": {"samples_per_second": 25.979, "time/time": 0.3849}}),
+     # (its bare ``time:0.3849`` one step's, 121 one step on from 120 and 1 s of dates after it: as printed, no figure
+     # apart; 0.3849 s x 25.979 samples/s = 10 samples, the batch)
+     {"step": 121, "loss": 0.4168, "step_seconds": 0.3849, "figures": {"samples_per_second": 25.979}}),
     ("generic-tensorflow-psenet-issue16-steps-0-20-seconds-per-step-examples-per-second.log", T0, "end",
      "step 20 · 70 steps/h", "training",
      {"step": 20, "loss": 0.9095, "step_seconds": 91.93, "figures": {"samples_per_second": 0.09}}),
@@ -2476,6 +2478,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "total_steps": 600000, "loss": None, "crash": None}),
     ("startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": 500000, "loss": None, "crash": None}),
+    # a bare ``time: 673.80`` on a dated line an epoch, 675.26 s of dates after the one before: that epoch's seconds, as
+    # printed (3600 / 673.80 = 5.34 epochs/h), never the testing line's ``time: 0.02``
+    ("generic-mst-issue7-dated-epoch-lines-1-to-5-bare-time-per-epoch-checkpoints.log", T0, "end",
+     "epoch 5 · 5.3 epochs/h", "training", {"step": 5, "loss": 0.033369, "step_seconds": 673.80, "data": epoch(5.0)}),
 ]  # fmt: skip
 
 
@@ -2950,7 +2956,7 @@ GENERIC_READ = {
     "generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log":
         "step, total, epoch, loss, lr, step time, eval",
     "generic-gotorch-pr358-resnet-epoch-1-iterations-10-60-throughput-samples-per-sec-loss-nan.log": "step, epoch, loss",
-    "generic-psenet-pytorch-issue41-epochs-8-11-of-100-steps-samples-per-sec-batch-loss.log": "step, loss, lr",
+    "generic-psenet-pytorch-issue41-epochs-8-11-of-100-steps-samples-per-sec-batch-loss.log": "step, loss, lr, step time",
     "generic-tensorflow-psenet-issue16-steps-0-20-seconds-per-step-examples-per-second.log": "step, loss, step time",
     "generic-opennmt-tf-issue206-estimator-loss-for-final-step-three-workers-done.log": "step, loss, step time",
     "generic-metriclogger-gfnet-patternanalysis-readme-epoch-251-then-test-0-100-of-141-cut.log":
@@ -3102,6 +3108,7 @@ GENERIC_READ = {
     "generic-retinexformer-issue6-basicsr-start-padded-epoch-iters-500-3000-validation-psnr.log":
         "step, epoch, loss, lr, step time, ETA, eval",
     "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "step, epoch, lr",
+    "generic-mst-issue7-dated-epoch-lines-1-to-5-bare-time-per-epoch-checkpoints.log": "step, epoch, loss, step time",
 }  # fmt: skip
 
 
