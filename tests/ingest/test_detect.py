@@ -818,6 +818,7 @@ REAL_FORMATS = {
     "generic-lightning-tsai-erav1-readme-epoch-23-bar-split-fit-stopped-max-epochs-24.log": "generic",
     "generic-ezpz-diffusion-docs-unitless-dt-steps-0-to-12-dated.log": "generic",
     "generic-wordplay-homework-unitless-dt-steps-10-to-130-sample-and-save-between.log": "generic",
+    "generic-mst-issue7-dated-epoch-lines-1-to-5-bare-time-per-epoch-checkpoints.log": "generic",
     "generic-retinexformer-issue6-basicsr-iters-55500-58000-validation-psnr-every-1000.log": "generic",
     "generic-retinexformer-issue6-basicsr-start-padded-epoch-iters-500-3000-validation-psnr.log": "generic",
     "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "generic",

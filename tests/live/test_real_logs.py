@@ -1636,7 +1636,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 60, "steps_per_hour": None, "data": epoch(1.0), "figures": {"samples_per_second": 196.551439}}),
     ("generic-psenet-pytorch-issue41-epochs-8-11-of-100-steps-samples-per-sec-batch-loss.log", T0, "end",
      "step 121 · …", "measuring",
-     {"step": 121, "loss": 0.4168, "figures": {"samples_per_second": 25.979, "time/time": 0.3849}}),
+     # (its bare ``time:0.3849`` one step's, 121 one step on from 120 and 1 s of dates after it: as printed, no figure
+     # apart; 0.3849 s x 25.979 samples/s = 10 samples, the batch)
+     {"step": 121, "loss": 0.4168, "step_seconds": 0.3849, "figures": {"samples_per_second": 25.979}}),
     ("generic-tensorflow-psenet-issue16-steps-0-20-seconds-per-step-examples-per-second.log", T0, "end",
      "step 20 · 70 steps/h", "training",
      {"step": 20, "loss": 0.9095, "step_seconds": 91.93, "figures": {"samples_per_second": 0.09}}),
@@ -2206,7 +2208,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # Keras bars of steps that print only an ETA: a step's time from the ETA over the steps left where the two latest
     # lines agree (31 / 71 = 0.437 s at 17/88, 31 / 72 = 0.431 s at 16/88) …
     ("keras-deep-learning-and-the-game-of-go-issue66-generator-bar-1-17-of-88-eta-only.log", T0, "end",
-     "17/88 in the pass · no timing", "measuring",
+     "17/88 in the pass · step 437 ms (from the trainer's ETA)", "measuring",
      {"step": 17, "total_steps": 88, "step_unit": "pass", "loss": 5.7678, "trainer_eta_seconds": 31.0,
       "step_seconds": 31 / 71}),
     # … and none where they do not (6:46 / 101 = 4.02 s at 9/110, 6:03 / 100 = 3.63 s at 10/110: the slow first step)
@@ -2223,7 +2225,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # ``Train on 25000 samples`` cut inside its first epoch: 160 of its samples (no longer "not recognised"); a sample's
     # time from the ETA over the samples left, the two latest lines agreeing: 79 / 24,840 = 3.18 ms
     ("keras-keras-issue5224-keras1-imdb-train-on-25000-samples-bars-32-to-160-epoch-1-of-15.log", T0, "end",
-     "epoch 1/15 · 160/25000 samples in the epoch · no timing", "measuring",
+     "epoch 1/15 · 160/25000 samples in the epoch · sample 3.2 ms (from the trainer's ETA)", "measuring",
      {"step": 160, "total_steps": 25000, "step_unit": "sample", "loss": 0.6903, "trainer_eta_seconds": 79.0,
       "step_seconds": 79 / 24840, "data": epoch(1.0)}),
     # … and Keras 2's (``31s 509us/step`` a sample's): epoch 12 at 256 of 60000 samples, epoch 11's evaluation; a sample
@@ -2565,6 +2567,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 19, "total_steps": None, "loss": 1.461939, "step_seconds": 0.32037, "data": epoch(1.0),
       "eval": {"precision": {"value": 0.11526348939743859, "step": 19}, "recall": {"value": 0.19776657060518732, "step": 19},
                "hmean": {"value": 0.14564265817747712, "step": 19}}}),
+    # a bare ``time: 673.80`` on a dated line an epoch, 675.26 s of dates after the one before: that epoch's seconds, as
+    # printed (3600 / 673.80 = 5.34 epochs/h), never the testing line's ``time: 0.02``
+    ("generic-mst-issue7-dated-epoch-lines-1-to-5-bare-time-per-epoch-checkpoints.log", T0, "end",
+     "epoch 5 · 5.3 epochs/h", "training", {"step": 5, "loss": 0.033369, "step_seconds": 673.80, "data": epoch(5.0)}),
 ]  # fmt: skip
 
 
@@ -3039,7 +3045,7 @@ GENERIC_READ = {
     "generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log":
         "step, total, epoch, loss, lr, step time, eval",
     "generic-gotorch-pr358-resnet-epoch-1-iterations-10-60-throughput-samples-per-sec-loss-nan.log": "step, epoch, loss",
-    "generic-psenet-pytorch-issue41-epochs-8-11-of-100-steps-samples-per-sec-batch-loss.log": "step, loss, lr",
+    "generic-psenet-pytorch-issue41-epochs-8-11-of-100-steps-samples-per-sec-batch-loss.log": "step, loss, lr, step time",
     "generic-tensorflow-psenet-issue16-steps-0-20-seconds-per-step-examples-per-second.log": "step, loss, step time",
     "generic-opennmt-tf-issue206-estimator-loss-for-final-step-three-workers-done.log": "step, loss, step time",
     "generic-metriclogger-gfnet-patternanalysis-readme-epoch-251-then-test-0-100-of-141-cut.log":
@@ -3204,6 +3210,7 @@ GENERIC_READ = {
     "generic-irn-issue9-mmsr-validation-log-only-iters-5000-to-80000-psnr.log": "step, epoch, eval",
     "generic-sr3-issue147-mmsr-val-log-only-iters-10000-to-170000-psnr.log": "step, epoch, eval",
     "generic-basicsr-issue204-esrgan-validation-line-first-then-iters-107200-107600.log": "step, epoch, lr, eval",
+    "generic-mst-issue7-dated-epoch-lines-1-to-5-bare-time-per-epoch-checkpoints.log": "step, epoch, loss, step time",
 }  # fmt: skip
 
 

@@ -54,7 +54,7 @@ def doubled_lines() -> list[str]:
         (restarted_epochs(), 2220.0, "epoch 37 min (measured from the lines' times)"),
         # 10 epochs in 8,100 s of the trainer's clock: 810 s an epoch (4.44 steps/h), never the clock itself;
         # 13.5 min said to the nearest minute, 14 (whole minutes above 10).
-        (cumulative_clock(), 810.0, "epoch 14 min (measured from the lines' times)"),
+        (cumulative_clock(), 810.0, "epoch 14 min (measured from the trainer's own clock)"),  # (undated lines)
         # 39 steps over 39 × 30 s, each line twice: 30 s a step (120 steps/h), never 1,170 s over 140 steps.
         (doubled_lines(), 30.0, "step 30.00 s (measured from the lines' times)"),
     ],
@@ -125,7 +125,7 @@ def test_an_epoch_s_elapsed_seconds_are_no_step_s_time(tmp_path: Path) -> None:
     data = read(tmp_path, lines)
     assert data["training"]["step_seconds"] == pytest.approx(0.37, rel=1e-3)
     assert data["training"]["steps_per_hour"] == pytest.approx(3600 / 0.37, rel=1e-3)
-    assert "step 370 ms (measured from the lines' times)" in data["details"]
+    assert "step 370 ms (measured from the trainer's own clock)" in data["details"]  # (undated: no lines' times)
     # (the count is the epoch's, back at 43 as epoch 2 began: no run's end 4 iterations on, its undated summary no step)
     assert data["status_line"] == "epoch 2 · 860/864 in the epoch · 9.7k steps/h"
     assert not any(line.startswith("ETA") for line in data["details"])

@@ -29,6 +29,10 @@ def test_two_lines_of_one_pace_give_a_step_s_time(tmp_path: Path) -> None:
     assert training["trainer_eta_seconds"] == 80.0
     assert training["steps_per_hour"] is None  # (no rate is measured from an undated log)
     assert any("only the trainer's ETA printed, a step's time worked out from it" in line for line in data["details"])
+    # The status line and the rate's line say the step's time worked out below them, never "no timing" above it
+    assert data["status_line"] == "60/100 in the pass · step 2.00 s (from the trainer's ETA)"
+    assert data["details"][0].startswith("no rate read from this log (3 step lines, only the trainer's ETA printed")
+    assert not any("no timing" in line for line in [data["status_line"], *data["details"]])
 
 
 @pytest.mark.parametrize("lines", [
@@ -44,3 +48,4 @@ def test_no_step_time_where_the_two_latest_lines_do_not_say_one(tmp_path: Path, 
     assert data["training"]["step_seconds"] is None
     assert data["training"].get("step_seconds_note") is None
     assert not any("worked out" in line for line in data["details"])
+    assert "trainer's ETA" not in data["status_line"]  # (nothing worked out: none said above)

@@ -177,10 +177,14 @@ MST = [
 
 
 def test_a_bare_time_alone_says_it_was_printed_beside_a_step_and_no_unit(tmp_path: Path) -> None:
-    """MST prints ``time: 657.94`` on each epoch's line and nothing says its unit: the latest, epoch 138's, is shown
-    as printed beside a step, never as the step's time."""
+    """MST prints ``time: 657.94`` on each epoch's line and no unit: the dates from epoch 137's line (12:50:07.866) to
+    epoch 138's (13:01:06.319), 658.45 s for one epoch, say it is that epoch's seconds (interval_times.bare_time_reading):
+    the epoch's time as printed, no figure apart. Alone, with no record before it dated, it stays a figure as printed."""
     details = read_at(tmp_path, MST)["details"]
-    assert "Times time 657.94 (printed beside a step, unit not printed)" in details
+    assert "epoch 11 min (time as printed, in seconds as the log's dates show)" in details
+    assert not any(line.startswith("Times time") for line in details)
+    alone = read_at(tmp_path, MST[-1:])["details"]
+    assert "Times time 657.94 (printed beside a step, unit not printed)" in alone
     # (with another time beside it, the group is as printed: neither is said to be the step's)
     assert figure_lines({"time/time": 657.94, "time/gpu time": 38.92}) == [
         "Times time 657.94 · gpu time 38.92 (as printed, unit not printed)"]

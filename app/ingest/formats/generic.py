@@ -98,6 +98,7 @@ from .interval_times import (
     UNITLESS_NAMES,
     UNITLESS_NOTE,
     above_rate,
+    bare_time_reading,
     day_gap,
     day_seconds,
     interval_note,
@@ -684,6 +685,7 @@ class GenericParser(StepLines[_Line]):
         # (step, its line's date) of the last record printing a unitless step time, and whether the dates agreed with one
         self._unitless_at: tuple[int, float] | None = None
         self._unitless_seconds = False
+        self._bare_timed_at: tuple[int, float] | None = None  # (step, its line's date) of the last record printing ``time:``
         self._tagged = TaggedScalars()  # ``losses/q1_loss 65.36 193000`` lines of one step, held
         self._scores = RuledScores()  # an evaluation's table of scores between rules of ``=``, under way
         self._unplaced_epoch = False  # the last step counted an epoch's batches, naming no epoch (``batch count: N/M``)
@@ -3158,6 +3160,16 @@ class GenericParser(StepLines[_Line]):
                 self._unitless_seconds = unitless_agrees(line.unitless_seconds, step - before[0], line.at - before[1])
             if self._unitless_seconds:
                 step_seconds, seconds_note = line.unitless_seconds, UNITLESS_NOTE
+        bare = next((n.value for n in line.named if n.kin is Kin.TIME and n.name == "time"), None)
+        if step_seconds is None and bar is None and bare is not None and line.at is not None and not got.keys() & {
+                Field.STEP_TIME, Field.ITS}:
+            # ``<epoch:193, iter: 505,700, …, time:113.664>`` a record every 100 iterations: the interval's time or one
+            # step's, as the dates since the record before say (interval_times.bare_time_reading)
+            before, self._bare_timed_at = self._bare_timed_at, (step, line.at)
+            if before is not None and step > before[0]:
+                reading = bare_time_reading(bare, step - before[0], line.at - before[1])
+                if reading is not None:
+                    step_seconds, seconds_note = reading
         its = got.get(Field.ITS)
         if (step_seconds is not None and bar is None and Field.STEP_TIME in got and its is not None and seconds_note is None
                 and above_rate(step_seconds, its.value)):

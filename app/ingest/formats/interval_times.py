@@ -18,6 +18,14 @@ A step's time printed with no unit (ezpz's and wordplay's ``dt=0.0199``) is the 
 records confirm its unit (seconds, within an order of magnitude of their mean a step), and from then on the printed
 figure is the step's time, where the dates' span also holds a sample printed or a checkpoint saved
 (:func:`unitless_agrees`).
+
+A time printed under the bare name ``time`` with no unit is either: the records' dates between it and the record before
+decide, record by record (:func:`bare_time_reading`). Printed near the whole span of dates between two records several
+steps apart (HDRUNet's ``<epoch:193, iter: 505,700, lr:5.000e-05, , time:113.664>`` a record every 100 iterations,
+113.665 s after the one before; PSENet.pytorch's ``step: 120, …, time:3.0781`` ten batches and 3 s after ``step: 110``),
+it is the interval's, and a step's time is it over the steps; printed well under that span (or one step on), it is one
+step's (``step: 121, …, time:0.3849``), in seconds, within an order of magnitude of the span's mean a step. Otherwise
+(a run's clock, ``time: 18570.12``, far above both) it stays a figure without its unit.
 """
 
 from __future__ import annotations
@@ -92,3 +100,24 @@ def rate_note(printed_seconds: float) -> str:
 def above_rate(printed_seconds: float, iterations_per_second: float) -> bool:
     """Whether a printed time is far above the time a step takes at the rate printed on the same line."""
     return iterations_per_second > 0 and printed_seconds > RATE_FACTOR / iterations_per_second
+
+
+# A bare ``time`` near the span of dates between two records (half of it to half again, and the dates' whole seconds) is
+# that span's: the interval's time since the record before, its steps' time over them.
+BARE_INTERVAL_LOW = 0.5
+BARE_INTERVAL_HIGH = 1.5
+BARE_STEP_NOTE = "time as printed, in seconds as the log's dates show"
+
+
+def bare_time_reading(printed: float, steps: int, gap_seconds: float) -> tuple[float, str] | None:
+    """One step's time and how it was read, from a bare ``time`` printed on a record ``steps`` steps and ``gap_seconds``
+    of dates after the record before it (None: neither the interval's nor a step's by the dates)."""
+    if steps < 1 or printed <= 0 or gap_seconds <= 0:
+        return None
+    near_span = BARE_INTERVAL_LOW * gap_seconds <= printed <= BARE_INTERVAL_HIGH * gap_seconds + GAP_SLACK_SECONDS
+    if steps >= 2 and near_span:
+        return printed / steps, interval_note(printed, steps)
+    if (steps == 1 or printed < BARE_INTERVAL_LOW * gap_seconds) and unitless_agrees(printed, steps, gap_seconds) and (
+            printed <= BARE_INTERVAL_HIGH * gap_seconds + GAP_SLACK_SECONDS):
+        return printed, BARE_STEP_NOTE
+    return None

@@ -348,6 +348,10 @@ class Stage:
             # (a logging interval's time kept as printed while the steps it spans were not in the log: a step timed
             # since is the run's time now, and the older interval no figure of the latest line's)
             self.figures.pop(LOGGING_INTERVAL_SECONDS, None)
+            if not any(name == "time/time" for name, _ in event.figures):
+                # (a bare ``time:`` an earlier record printed, where no step's time was read from it: this record's was,
+                # and the older figure no figure of the latest record's)
+                self.figures.pop("time/time", None)
 
 
 @dataclass(slots=True)

@@ -132,7 +132,9 @@ def details(
         body.append((Line.NO_RATE_TOO_SHORT,
                      f"no rate: {spanned} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
     elif Line.NO_TIMING in shows:
-        body.append((Line.NO_TIMING, (f"no timing read from this log ({counted}, {no_time_read(stage).rstrip(',')}): "
+        # (a step's time worked out from the trainer's ETA is timing: no rate yet, the step's time said below)
+        read = "no rate read" if worked_out_step(stage, m) is not None else "no timing read"
+        body.append((Line.NO_TIMING, (f"{read} from this log ({counted}, {no_time_read(stage).rstrip(',')}): "
                                      "measured as lines arrive")))
     elif Line.WARMUP in shows:
         body.append((Line.WARMUP, m.warmup_view().text or f"measuring… ({counted} so far)"))
@@ -364,6 +366,18 @@ def clock_step(stage: Stage) -> tuple[float, str] | None:
     return each, f"worked out: the trainer's clock, {seconds_text(span)} over {steps:,} {count_noun(stage)}s"
 
 
+def worked_out_step(stage: Stage, m: Measure) -> tuple[float, str] | None:
+    """The step's time the details work out from the trainer's own clock or ETA, where no line prints one and none is
+    measured, with where it comes from (``the trainer's ETA``): the status line and the rate's line say it too, never
+    "no timing" above a step's time (Keras' bar of ``ETA: 31`` alone at 17/88: 437 ms a step)."""
+    if step_seconds(stage, m) is not None:
+        return None
+    clock = clock_step(stage)
+    if clock is None:
+        return None
+    return clock[0], "the trainer's clock" if clock_step_seconds(stage) is not None else "the trainer's ETA"
+
+
 def eta_step(stage: Stage) -> tuple[float, str] | None:
     """A step's time worked out from the trainer's ETA over the steps left, the same on two lines of its bar, and how
     (``worked out: the trainer's ETA over the steps left, 107 s for 65 at 35/100, 108 s for 66 at 34/100``),
@@ -485,8 +499,22 @@ def epoch_with_its_evaluation(stage: Stage) -> float | None:
 
 def measured_note(stage: Stage) -> str:
     """How a step time that no line printed was worked out: from the lines' times (the log's dates, or when
-    the lines were read), never as printed."""
-    return " (from the log's dates)" if stage.clock_over_printed else " (measured from the lines' times)"
+    the lines were read), never as printed.
+
+    A log whose lines print no date has no lines' times to measure by: its step time is measured from what the trainer
+    printed, said as such (legacy OpenNMT-py's ``744 s elapsed``, Turi Create's ``Elapsed Time`` column: the trainer's
+    clock; MLX-LM's ``Tokens/sec`` over its ``Trained Tokens``: its printed times), or, read live, from when the lines
+    arrived."""
+    if stage.clock_over_printed:
+        return " (from the log's dates)"
+    latest = stage.latest
+    if latest.at is None:
+        if finite(latest.elapsed_seconds) is not None:
+            return " (measured from the trainer's own clock)"
+        if latest.tokens and finite(latest.tokens_per_second) and not latest.per_device:
+            return " (worked out from the tokens and tokens a second printed)"
+        return " (worked out from the trainer's printed times)" if stage.printed_timing else " (measured as the lines arrived)"
+    return " (measured from the lines' times)"
 
 
 def no_time_read(stage: Stage) -> str:
@@ -963,6 +991,9 @@ def status(v: Verdict, stage: Stage, per_gpu: str) -> str:
         case Status.STEPS if m.steps_per_hour is not None:
             return f"{where} · {text.compact(m.steps_per_hour)} {count_noun(stage)}s/h"
         case Status.NO_TIMING:
+            worked = worked_out_step(stage, m)
+            if worked is not None:
+                return f"{where} · {count_noun(stage)} {seconds_text(worked[0])} (from {worked[1]})"
             return f"{where} · no timing"
         case Status.NO_STEP_YET:
             waited = v.stall.since or 0.0
