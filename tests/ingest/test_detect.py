@@ -823,6 +823,9 @@ REAL_FORMATS = {
     "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "generic",
     "startup-edvr-issue72-three-train-images-epochs-for-600000-iters-network-print-no-iteration.log": "generic",
     "startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log": "generic",
+    "generic-adv2025-readme-dcgan-epochs-1-and-50-of-50-d-g-own-names.log": "generic",
+    "generic-pymc-pr991-advi-iterations-0-to-18000-percent-elbo-own-name.log": "generic",
+    "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "generic",
 }
 
 

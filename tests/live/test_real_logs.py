@@ -2476,6 +2476,20 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "total_steps": 600000, "loss": None, "crash": None}),
     ("startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": 500000, "loss": None, "crash": None}),
+    # A step's own figures under names that are no loss's: a DCGAN's ``D:`` and ``G:`` at its last epoch of 50, each
+    # network's figure shown under its letter, neither the loss; the run's end at its planned epochs
+    ("generic-adv2025-readme-dcgan-epochs-1-and-50-of-50-d-g-own-names.log", T0, "end", "done · epoch 50/50", "done",
+     {"step": 50, "total_steps": 50, "loss": None, "loss_note": None, "figures": {"figure/D": 0.2441, "figure/G": 4.2315},
+      "eval": None, "finished": True}),
+    # PyMC's ADVI: ``Iteration 18000 [90%]: ELBO = -151.24``, the bound it raises shown under its name, no loss
+    ("generic-pymc-pr991-advi-iterations-0-to-18000-percent-elbo-own-name.log", T0, "end", "step 18000 · no timing",
+     "measuring", {"step": 18000, "total_steps": None, "loss": None, "loss_note": None,
+                   "figures": {"figure/ELBO": -151.24}, "eval": None}),
+    # scikit-learn's KMeans: the inertia it lowers, a cost, stays the loss under its name; the second initialisation's
+    # iteration 12 the position (its count started again from 0)
+    ("generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log", T0, "end", "step 12 · no timing",
+     "measuring", {"step": 12, "total_steps": None, "loss": 112050.76936069256, "loss_note": "inertia", "figures": None,
+                   "eval": None}),
 ]  # fmt: skip
 
 
@@ -3102,6 +3116,9 @@ GENERIC_READ = {
     "generic-retinexformer-issue6-basicsr-start-padded-epoch-iters-500-3000-validation-psnr.log":
         "step, epoch, loss, lr, step time, ETA, eval",
     "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "step, epoch, lr",
+    "generic-adv2025-readme-dcgan-epochs-1-and-50-of-50-d-g-own-names.log": "step, total, epoch",
+    "generic-pymc-pr991-advi-iterations-0-to-18000-percent-elbo-own-name.log": "step",
+    "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "step, loss",
 }  # fmt: skip
 
 
