@@ -3388,8 +3388,9 @@ def _lone_figure(unknown: list[tuple[str, str | None, str, str | None]],
     one of which is named as a loss, a whole number, or a name that says it is no such figure (prose, an evaluation's,
     a count, a rate, a setting)."""
     if (not all(r.field in (Field.STEP, Field.EPOCH, Field.TOTAL) for r in readings)
-            or not any(r.field in (Field.STEP, Field.EPOCH) for r in readings)):
-        return None
+            or not any(r.field in (Field.STEP, Field.EPOCH) for r in readings)
+            or any(r.name == "episode" for r in readings)):
+        return None  # (an RL loop's episode line: its score is its return, read by _episode_line)
     unitless = [entry for entry in unknown if entry[3] is None]
     if not 1 <= len(unitless) <= _LONE_FIGURES_MAX:
         return None
@@ -3411,10 +3412,12 @@ def _lone_figure(unknown: list[tuple[str, str | None, str, str | None]],
         if value is None:
             return None
         scored = bool(set(words) & _SCORED_WORDS)
-        lossy = lossy or (not scored and (name in _LOSS_NAMES or (len(words) == 2 and words[0] == "train")))
+        lossy = lossy or (not scored and (name in _LOSS_NAMES or "loss" in name  # (glued: ``lossD``)
+                                          or (len(words) == 2 and words[0] == "train")))
         figures.append((raw.strip(), value))
     if lossy and len(figures) > 1:
-        return None  # (a loss beside other figures: which is the model's, the line does not say)
+        return None  # (a loss beside other figures: which is the model's, the line does not say; a GAN's ``lossD:
+        # 0.45 lossG: 1.21`` its networks' losses, _part_losses')
     return tuple(figures), lossy
 
 
