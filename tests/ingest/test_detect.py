@@ -838,6 +838,9 @@ REAL_FORMATS = {
     "generic-sr3-issue147-mmsr-val-log-only-iters-10000-to-170000-psnr.log": "generic",
     "generic-basicsr-issue204-esrgan-validation-line-first-then-iters-107200-107600.log": "generic",
     "paddle-paddleocr-file-kie-doc-ser-steps-10-19-of-epoch-1-cur-metric-best-metric-save.log": "generic",
+    "generic-adv2025-readme-dcgan-epochs-1-and-50-of-50-d-g-own-names.log": "generic",
+    "generic-pymc-pr991-advi-iterations-0-to-18000-percent-elbo-own-name.log": "generic",
+    "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "generic",
 }
 
 

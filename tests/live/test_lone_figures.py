@@ -1,8 +1,11 @@
-"""A step record's one figure under a name no rule knows: the figure the loop reports each step, shown as its loss under
-the name as printed (steppy's ``epoch 0 batch 418 sum: 2.32141``, TEACH's ``Epoch 69: Train_rf 4.856e-01   Memory 10.0%``);
-never where the name says it is another thing or the record prints more. Composed logs whose answers are worked out by
-hand; the real excerpt (minerva-ml/open-solution-googleai-object-detection issue 87, the maintainer saying its ``sum`` is
-the training loss) is in tests/live/test_real_logs.py."""
+"""A step record's figures under names no rule knows, beside its position alone: one named as a loss (steppy's ``epoch 0
+batch 418 sum: 2.32141``, TEACH's ``Epoch 69: Train_rf 4.856e-01   Memory 10.0%``, ``L: 2.3``) is shown as its loss under
+the name as printed; any other (a GAN's ``G:``, ``entropy``, ``reward``, PyMC's ``ELBO``) under its own name at that step,
+never as the loss, the step and its position still read; never where the name says it is an evaluation's, a count, a
+rate or a setting. Composed logs whose answers are worked out by hand; the real excerpts (minerva-ml/open-solution-
+googleai-object-detection issue 87, the maintainer saying its ``sum`` is the training loss; pymc-devs/pymc pull request
+991's ELBO; Yujiro-13/adv2025's DCGAN ``D:``/``G:``; scikit-learn issue 20223's KMeans inertia) are in
+tests/live/test_real_logs.py."""
 
 from __future__ import annotations
 
@@ -36,9 +39,48 @@ def test_a_batch_s_one_figure_is_its_loss_as_printed(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("name", "loss"),  # (True: the loss under its name; None: the loss, the grammar's own word; False: no loss)
+    [
+        # names that are a loss: a letter for one, a criterion, a cost or an error, a training split's, steppy's sum
+        # (``ce`` and ``cost`` the grammar reads as the loss itself: no name beside it)
+        ("L", True), ("J", True), ("nll", True), ("ce", None), ("cost", None), ("err", True), ("error", True),
+        ("objective", True), ("inertia", True), ("sum", True), ("Train_rf", True),
+        # names that are not: a network's letter, a term, a bound raised, a score, a reward, a fitness
+        ("G", False), ("x", False), ("entropy", False), ("kl", False), ("value", False), ("metric", False),
+        ("ELBO", False), ("fitness", False), ("reward", False), ("acc", False), ("score", False), ("Train_acc", False),
+    ],
+)
+def test_a_step_s_one_figure_is_its_loss_only_where_its_name_says_so(tmp_path: Path, name: str, loss: bool | None) -> None:
+    """``step 3 {name}: 0.37`` after steps 1 and 2: step 3 read either way; 0.37 the loss under its name as printed, or
+    a figure under that name (``figure/{name}``) and no loss."""
+    data = read_cold(tmp_path, [f"step {n} {name}: {0.41 - 0.02 * (n - 1):.2f}" for n in range(1, 4)])
+    training = data["training"]
+    assert training["step"] == 3
+    if loss is None:
+        assert (training["loss"], training["loss_note"], training["figures"]) == (0.37, None, None)
+    elif loss:
+        assert (training["loss"], training["loss_note"], training["figures"]) == (0.37, name, None)
+        assert f"Loss 0.37 ({name}, as printed)" in data["details"]
+    else:
+        assert (training["loss"], training["loss_note"], training["figures"]) == (None, None, {f"figure/{name}": 0.37})
+        assert f"Figure {name} 0.37 (as printed beside a step; not read as its loss)" in data["details"]
+        assert not any(line.startswith("Loss") for line in data["details"])
+
+
+def test_a_gan_s_two_figures_are_each_under_its_own_name(tmp_path: Path) -> None:
+    """``Epoch [3/5] D: 0.35, G: 1.37``: epoch 3 of 5, D 0.35 and G 1.37 each under its letter, neither the loss."""
+    lines = [f"Epoch [{n}/5] D: {0.29 + 0.03 * n:.2f}, G: {1.43 - 0.02 * n:.2f}" for n in range(1, 4)]
+    data = read_cold(tmp_path, lines)
+    training = data["training"]
+    assert (training["step"], training["total_steps"], training["loss"]) == (3, 5, None)
+    assert training["figures"] == {"figure/D": 0.38, "figure/G": 1.37}
+    assert "Figures D 0.38 · G 1.37 (as printed beside a step; none read as its loss)" in data["details"]
+
+
+@pytest.mark.parametrize(
     "record",
     [
-        "epoch {n} batch 12 acc: 0.91",  # a score
+        "epoch {n} batch 12 acc: 0.91",  # a score: under its own name (above), never the loss
         "epoch {n} batch 12 val_rf: 0.91",  # an evaluation's
         "step={n}, skipped=0, lr=[0.1]",  # a whole number counts (DeepSpeed's skipped steps)
         "epoch {n} batch 12 SamplesPerSec=83.73",  # a rate

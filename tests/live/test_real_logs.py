@@ -2571,6 +2571,20 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # printed (3600 / 673.80 = 5.34 epochs/h), never the testing line's ``time: 0.02``
     ("generic-mst-issue7-dated-epoch-lines-1-to-5-bare-time-per-epoch-checkpoints.log", T0, "end",
      "epoch 5 · 5.3 epochs/h", "training", {"step": 5, "loss": 0.033369, "step_seconds": 673.80, "data": epoch(5.0)}),
+    # A step's own figures under names that are no loss's: a DCGAN's ``D:`` and ``G:`` at its last epoch of 50, each
+    # network's figure shown under its letter, neither the loss; the run's end at its planned epochs
+    ("generic-adv2025-readme-dcgan-epochs-1-and-50-of-50-d-g-own-names.log", T0, "end", "done · epoch 50/50", "done",
+     {"step": 50, "total_steps": 50, "loss": None, "loss_note": None, "figures": {"figure/D": 0.2441, "figure/G": 4.2315},
+      "eval": None, "finished": True}),
+    # PyMC's ADVI: ``Iteration 18000 [90%]: ELBO = -151.24``, the bound it raises shown under its name, no loss
+    ("generic-pymc-pr991-advi-iterations-0-to-18000-percent-elbo-own-name.log", T0, "end", "step 18000 · no timing",
+     "measuring", {"step": 18000, "total_steps": None, "loss": None, "loss_note": None,
+                   "figures": {"figure/ELBO": -151.24}, "eval": None}),
+    # scikit-learn's KMeans: the inertia it lowers, a cost, stays the loss under its name; the second initialisation's
+    # iteration 12 the position (its count started again from 0)
+    ("generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log", T0, "end", "step 12 · no timing",
+     "measuring", {"step": 12, "total_steps": None, "loss": 112050.76936069256, "loss_note": "inertia", "figures": None,
+                   "eval": None}),
 ]  # fmt: skip
 
 
@@ -3211,6 +3225,9 @@ GENERIC_READ = {
     "generic-sr3-issue147-mmsr-val-log-only-iters-10000-to-170000-psnr.log": "step, epoch, eval",
     "generic-basicsr-issue204-esrgan-validation-line-first-then-iters-107200-107600.log": "step, epoch, lr, eval",
     "generic-mst-issue7-dated-epoch-lines-1-to-5-bare-time-per-epoch-checkpoints.log": "step, epoch, loss, step time",
+    "generic-adv2025-readme-dcgan-epochs-1-and-50-of-50-d-g-own-names.log": "step, total, epoch",
+    "generic-pymc-pr991-advi-iterations-0-to-18000-percent-elbo-own-name.log": "step",
+    "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "step, loss",
 }  # fmt: skip
 
 

@@ -46,6 +46,9 @@ TOTAL_PART = "total/"
 ENV_TIMESTEPS = TOTAL_PART + "timesteps"
 # A loss printed in its parts is kept as figures named so (``loss/box_loss``): none of them is the model's one loss.
 LOSS_PART = "loss/"
+# A step record's one figure under a name that is no loss's (a GAN's ``G``, ``entropy``, an RL loop's ``reward``) is
+# kept as a figure so named (``figure/G``): shown beside the step under that name, never as its loss.
+FIGURE_PART = "figure/"
 # The one pattern for a printed number in every field of every format: a sign, thousands
 # separators, decimals, an exponent, and the spellings of what is not finite (``nan``, ``-nan``,
 # ``+nan``, ``inf``, ``-inf``, ``NaN``, ``Infinity``). Padding is the caller's: llm.c right-aligns

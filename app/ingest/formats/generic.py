@@ -70,6 +70,7 @@ from .epoch_time import epoch_time, epochs_planned
 from .fairseq_lua import FairseqLuaRecords
 from .fields import (
     ENV_TIMESTEPS,
+    FIGURE_PART,
     LOSS_PART,
     NUM,
     RATE_PART,
@@ -1729,9 +1730,12 @@ class GenericParser(StepLines[_Line]):
                 and (clock := value_elapsed(s)) is not None:
             readings.append(Reading(Field.ELAPSED, "elapsed", clock))  # (OpenNMT-py's ``… 18163 s elapsed``: run_clock.py)
         lone = _lone_figure(unknown, readings) if unknown and not record and groups is None else None
-        if lone is not None:
-            readings.append(Reading(Field.LOSS, "loss", lone[1]))
-        line = _Line("step", at, readings, text=s, train=trained, loss_note=lone[0] if lone is not None else None)
+        line = _Line("step", at, readings, text=s, train=trained)
+        if lone is not None and lone[1]:
+            (line.loss_note, lone_loss), = lone[0]
+            readings.append(Reading(Field.LOSS, "loss", lone_loss))
+        elif lone is not None:
+            line.parts = tuple((FIGURE_PART + name, value) for name, value in lone[0])
         if unknown and not any(r.field in (Field.STEP_TIME, Field.ITS) for r in readings):
             line.unitless_seconds = _unitless_seconds(unknown)
         counters = _COUNTERS.match(s)
@@ -1814,7 +1818,7 @@ class GenericParser(StepLines[_Line]):
         # An epoch with the learning rate it begins with and nothing else is the epoch begun, no record of it (``Epoch: 8``
         # then ``Learning rate: 0.049932`` over the epoch's bar, a ResNet trainer's)
         line.begun = (not lossy and not unknown and {r.field for r in readings} == {Field.EPOCH, Field.LR})
-        figured = not line.begun and (lossy or any(r.field in _FIGURES for r in readings)
+        figured = not line.begun and (lossy or any(r.field in _FIGURES for r in readings) or _own_figure(line)
                                       # (a GAN's losses a network each, none the model's: CTGAN's ``Epoch 1, Loss G:
                                       # 1.7863,Loss D: -0.3639``)
                                       or ("oss" in s and bool(_part_losses(s))))
@@ -3421,6 +3425,8 @@ def _decide(line: _Line) -> _Line:
         return line
     if has_step and _progress_only(readings):
         return line  # LLaMA-Factory's last record: no loss (null), but the step reached its total
+    if position is not None and _own_figure(line):
+        return line  # (a step's figures under names that are no loss's, a GAN's ``D: 0.67, G: 2.34``: _lone_figure)
     if not has_step and any(r.field is Field.TOTAL for r in readings):
         line.what = "total"
         return line
@@ -3446,43 +3452,78 @@ _NOT_LOSS_QUALIFIERS = frozenset({"best", "least", "largest", "lowest", "highest
 
 
 _ONE_NETWORK = re.compile(r"[a-z]\d?")
-# Words that make a step record's one figure something other than the figure it trains by: a score, a reward, a count,
-# a size, a setting, a rate, a time, memory, a running extreme.
-_NOT_LONE = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
-                       "perplexity", "iou", "miou", "map", "em", "reward", "rewards", "return", "score", "size", "bs", "count", "num", "n", "total", "lr", "time",
-                       "speed", "fps", "memory", "mem", "gpu", "samples", "tokens", "images", "len", "length", "id",
-                       "seed", "rank", "dim", "top1", "top5", "prec", "psnr", "ssim", "dice", "r2", "ap", "grad", "norm",
+# Words that make a step record's one figure no figure of the run's progress at all: a count, a size, a setting, a
+# rate, a time, memory, a running extreme (the line is read as no record).
+_NOT_LONE = frozenset({"size", "bs", "count", "num", "n", "total", "lr", "time", "speed", "fps", "memory", "mem", "gpu",
+                       "samples", "tokens", "images", "len", "length", "id", "seed", "rank", "dim", "grad", "norm",
                        "best", "min", "max", "epochs", "steps", "iters", "batches", "workers", "eta", "remaining",
                        "elapsed", "progress", "done", "left", "lambda", "alpha", "beta", "gamma", "temperature", "eps",
                        "epsilon", "scale", "weight", "decay", "momentum", "warmup"})
+# Words that make it a score or a return, never the figure a run trains down: shown under its own name, no loss.
+_SCORED_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
+                          "perplexity", "iou", "miou", "map", "em", "reward", "rewards", "return", "score", "top1",
+                          "top5", "prec", "psnr", "ssim", "dice", "r2", "ap", "fitness"})
+# The names under which a step record's one figure is the loss it trains by (docs/figures.md, "A step's own figures";
+# ``loss`` itself and ``*_loss`` are the grammar's and the headed rules'): the usual letters for a loss or a cost
+# (``L``, ``J``), a named criterion (``nll``, ``ce``, ``bce``, ``xent``), a cost or an error the run minimises
+# (``cost``, ``err``, ``error``, ``objective``; k-means' ``inertia``, the within-cluster sum of squares scikit-learn's
+# KMeans lowers each iteration), and steppy's TrainingMonitor's ``sum`` of the losses. Any other name (a GAN's ``G:``,
+# ``entropy``, ``kl``, ``value``, an ``ELBO`` raised, ``fitness``, a reward) is a figure under its own name.
+_LOSS_NAMES = frozenset({"l", "j", "nll", "ce", "bce", "xent", "cost", "err", "error", "objective", "obj", "inertia",
+                         "sum"})
+# The most figures such a record prints under names of their own (a GAN's two networks', a few more): beyond, a table.
+_LONE_FIGURES_MAX = 4
 
 
-def _lone_figure(unknown: list[tuple[str, str | None, str, str | None]], readings: list[Reading]) -> tuple[str, float] | None:
-    """The one figure of a step record that prints nothing else beside its position, under a name no rule knows
-    (steppy's ``epoch 0 batch 418 sum: 2.32141``, its TrainingMonitor's ``epoch {} batch {} {name}: {loss}`` of the
-    summed losses; TEACH's ``Epoch 69: Train_rf 4.856e-01   Memory 10.0%``, its progress callback's ``Train_{loss}``): the
-    figure the loop reports each step, shown as its loss under the name as printed (name, value); None where the record
-    prints anything else but its position (a figure with its unit, memory's ``10.0%``, aside), more than one such figure,
-    a whole number, or a name that says it is another thing (a score, an evaluation's, a count, a rate, a setting)."""
+def _lone_figure(unknown: list[tuple[str, str | None, str, str | None]],
+                 readings: list[Reading]) -> tuple[tuple[tuple[str, float], ...], bool] | None:
+    """The figures of a step record that prints nothing else beside its position, each under a name no rule knows,
+    and whether the one it prints is the loss it trains by: steppy's ``epoch 0 batch 418 sum: 2.32141`` (its
+    TrainingMonitor's ``epoch {} batch {} {name}: {loss}`` of the summed losses) and TEACH's ``Epoch 69: Train_rf
+    4.856e-01   Memory 10.0%`` (its progress callback's ``Train_{loss}``) print the loss; PyMC's ADVI ``Iteration 2000
+    [10%]: ELBO = -294.57`` and a GAN's ``Epoch [1/50] D: 0.6718, G: 2.3379`` figures under their own names, none a
+    loss. One figure is the loss where its name is one of ``_LOSS_NAMES`` or a training split's own (``Train_rf``),
+    never a score's; any other, and each of several (none a loss's name), is shown under its own name. None where the
+    record prints anything else but its position (a figure with its unit, memory's ``10.0%``, aside), several figures
+    one of which is named as a loss, a whole number, or a name that says it is no such figure (prose, an evaluation's,
+    a count, a rate, a setting)."""
     if (not all(r.field in (Field.STEP, Field.EPOCH, Field.TOTAL) for r in readings)
-            or not any(r.field in (Field.STEP, Field.EPOCH) for r in readings)):
-        return None
+            or not any(r.field in (Field.STEP, Field.EPOCH) for r in readings)
+            or any(r.name == "episode" for r in readings)):
+        return None  # (an RL loop's episode line: its score is its return, read by _episode_line)
     unitless = [entry for entry in unknown if entry[3] is None]
-    if len(unitless) != 1:
+    if not 1 <= len(unitless) <= _LONE_FIGURES_MAX:
         return None
-    raw, paren, value_text, _ = unitless[0]
-    name = normalise(raw)
-    words = set(name.split(" "))
-    if " " in raw.strip() or "-" in raw or paren is not None or "loss" in words or words & (EVAL_WORDS | _NOT_LONE):
-        # (prose, ``the loss was 2.3``; a loss's own name is the headed rules', ``load_balancing_loss``; a data set's
-        # metric, ``train-rmse``, the boosting rounds')
-        return None
-    if kin_of(name, None) is not None:
-        return None
-    if value_text.lstrip("+-").isdigit():
-        return None  # a whole number counts something (DeepSpeed's ``step=3, skipped=0``): no loss so printed
-    value = number(value_text)
-    return None if value is None else (raw.strip(), value)
+    figures: list[tuple[str, float]] = []
+    lossy = False
+    for raw, paren, value_text, _ in unitless:
+        name = normalise(raw)
+        words = name.split(" ")
+        if (" " in raw.strip() or "-" in raw or paren is not None or "loss" in words
+                or set(words) & (EVAL_WORDS | _NOT_LONE)):
+            # (prose, ``the loss was 2.3``; a loss's own name is the headed rules', ``load_balancing_loss``; a data
+            # set's metric, ``train-rmse``, the boosting rounds')
+            return None
+        if kin_of(name, None) is not None:
+            return None
+        if value_text.lstrip("+-").isdigit():
+            return None  # a whole number counts something (DeepSpeed's ``step=3, skipped=0``): no loss so printed
+        value = number(value_text)
+        if value is None:
+            return None
+        scored = bool(set(words) & _SCORED_WORDS)
+        lossy = lossy or (not scored and (name in _LOSS_NAMES or "loss" in name  # (glued: ``lossD``)
+                                          or (len(words) == 2 and words[0] == "train")))
+        figures.append((raw.strip(), value))
+    if lossy and len(figures) > 1:
+        return None  # (a loss beside other figures: which is the model's, the line does not say; a GAN's ``lossD:
+        # 0.45 lossG: 1.21`` its networks' losses, _part_losses')
+    return tuple(figures), lossy
+
+
+def _own_figure(line: _Line) -> bool:
+    """True when the line's figures are kept under their own names, none the loss (:func:`_lone_figure`)."""
+    return any(name.startswith(FIGURE_PART) for name, _ in line.parts)
 
 
 def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading | None:
