@@ -1194,6 +1194,7 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("step", at, [Reading(Field.EPOCH, "epoch", float(validated_epoch)),
                                                      Reading(Field.STEP, "iter", float(validated_at))],
                                         text=s, named=tuple(validated), evaluation=True)
+            return Kind.FULL, None  # a validation of an iteration the run has passed: no record, nor a figure of it
         elif s[:3].lower() == "cur" and self._last is not None and (current := current_metric(s)) is not None:
             # an evaluation's result printed between the step records (metric_lines.py: PaddleOCR's ``cur metric,
             # precision: …, hmean: …``), at the step just logged
