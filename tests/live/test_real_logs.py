@@ -2485,6 +2485,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-fairmot-issue38-dashed-minute-stamps-epochs-1-to-9-loss-id-loss-time.log", T0, "end",
      "epoch 9 · 1.5 epochs/h", "training",
      {"step": 9, "total_steps": None, "loss": 0.394856, "step_seconds": 39 * 60, "data": epoch(9.0)}),
+    # Paddle's C++ glog lines print month and day, no year, around a logger's records dated in full: they take the year of
+    # the dated lines around them, never the file's (which made them the log's newest time, years past its records:
+    # "stalled"). Before any dated line, the first dated one after them gives it (2022): 990 batches (7500 -> 8290 of epoch
+    # 0, then 200 of epoch 1) over 09:25:10.481272 -> 09:28:57.873686, 227.392414 s
+    ("generic-voiceprint-paddle-readme-glog-lines-before-dated-train-records-epoch-0-batch-7500-to-epoch-1-batch-200.log", T0, "end",
+     "epoch 1/30 · 200/8290 in the epoch · 15k steps/h", "training",
+     {"step": 200, "total_steps": 8290, "loss": 5.78946, "steps_per_hour": 990 * 3600 / 227.392414, "stalled": False,
+      "data": epoch(1.0)}),
+    # after a dated line, that line's year (2021): the two records 21:04:48.115 -> 21:05:15.312, 590 batches
+    ("generic-aae-paddle-readme-glog-lines-between-dated-logger-records-epochs-0-1-batch-589-of-590.log", T0, "end",
+     "epoch 1/200 · 589/590 in the epoch · …", "measuring",
+     {"step": 589, "total_steps": 590, "step_seconds": 27.197 / 590, "stalled": False, "data": epoch(1.0)}),
 ]  # fmt: skip
 
 
@@ -2534,6 +2546,15 @@ def test_a_nan_said_after_the_last_step_is_not_dated_to_that_step(tmp_path: Path
                    T0)["details"]
     assert "Loss not a number after step 0 (its loss 1.0445)" in details
     assert not any("since step 0" in line for line in details)
+
+
+@pytest.mark.parametrize(("name", "end"), [
+    ("generic-voiceprint-paddle-readme-glog-lines-before-dated-train-records-epoch-0-batch-7500-to-epoch-1-batch-200.log", local(2022, 4, 24, 9, 28, 57.873686)),
+    ("generic-aae-paddle-readme-glog-lines-between-dated-logger-records-epochs-0-1-batch-589-of-590.log", local(2021, 9, 22, 21, 5, 15.312)),
+])  # fmt: skip
+def test_a_date_without_a_year_never_outruns_the_dated_lines_around_it(tmp_path: Path, name: str, end: float) -> None:
+    """glog's ``W0424 08:57:03.930370`` beside records dated in full: dated in their year, the log ends at its last record."""
+    assert cold(tmp_path, name).last_event_at() == pytest.approx(end, abs=1e-3)
 
 
 def test_every_real_log_has_a_case() -> None:
@@ -3113,6 +3134,8 @@ GENERIC_READ = {
     "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "step, epoch, lr",
     "generic-centernet-issue335-dashed-minute-stamps-epochs-4-to-12-loss-hm-wh-off-time.log": "step, epoch, loss",
     "generic-fairmot-issue38-dashed-minute-stamps-epochs-1-to-9-loss-id-loss-time.log": "step, epoch, loss",
+    "generic-voiceprint-paddle-readme-glog-lines-before-dated-train-records-epoch-0-batch-7500-to-epoch-1-batch-200.log": "step, total, epoch, loss, lr, ETA",
+    "generic-aae-paddle-readme-glog-lines-between-dated-logger-records-epochs-0-1-batch-589-of-590.log": "step, total, epoch, loss",
 }  # fmt: skip
 
 
