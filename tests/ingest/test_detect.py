@@ -841,6 +841,8 @@ REAL_FORMATS = {
     "generic-adv2025-readme-dcgan-epochs-1-and-50-of-50-d-g-own-names.log": "generic",
     "generic-pymc-pr991-advi-iterations-0-to-18000-percent-elbo-own-name.log": "generic",
     "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "generic",
+    "generic-voiceprint-paddle-readme-glog-lines-before-dated-train-records-epoch-0-batch-7500-to-epoch-1-batch-200.log": "generic",
+    "generic-aae-paddle-readme-glog-lines-between-dated-logger-records-epochs-0-1-batch-589-of-590.log": "generic",
 }
 
 

@@ -2585,6 +2585,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log", T0, "end", "step 12 · no timing",
      "measuring", {"step": 12, "total_steps": None, "loss": 112050.76936069256, "loss_note": "inertia", "figures": None,
                    "eval": None}),
+    # Paddle's C++ glog lines print month and day, no year, around a logger's records dated in full: they take the year of
+    # the dated lines around them, never the file's (which made them the log's newest time, years past its records:
+    # "stalled"). Before any dated line, the first dated one after them gives it (2022): 990 batches (7500 -> 8290 of epoch
+    # 0, then 200 of epoch 1) over 09:25:10.481272 -> 09:28:57.873686, 227.392414 s
+    ("generic-voiceprint-paddle-readme-glog-lines-before-dated-train-records-epoch-0-batch-7500-to-epoch-1-batch-200.log", T0, "end",
+     "epoch 1/30 · 200/8290 in the epoch · 15k steps/h", "training",
+     {"step": 200, "total_steps": 8290, "loss": 5.78946, "steps_per_hour": 990 * 3600 / 227.392414, "stalled": False,
+      "data": epoch(1.0)}),
+    # after a dated line, that line's year (2021): the two records 21:04:48.115 -> 21:05:15.312, 590 batches
+    ("generic-aae-paddle-readme-glog-lines-between-dated-logger-records-epochs-0-1-batch-589-of-590.log", T0, "end",
+     "epoch 1/200 · 589/590 in the epoch · …", "measuring",
+     {"step": 589, "total_steps": 590, "step_seconds": 27.197 / 590, "stalled": False, "data": epoch(1.0)}),
 ]  # fmt: skip
 
 
@@ -2634,6 +2646,15 @@ def test_a_nan_said_after_the_last_step_is_not_dated_to_that_step(tmp_path: Path
                    T0)["details"]
     assert "Loss not a number after step 0 (its loss 1.0445)" in details
     assert not any("since step 0" in line for line in details)
+
+
+@pytest.mark.parametrize(("name", "end"), [
+    ("generic-voiceprint-paddle-readme-glog-lines-before-dated-train-records-epoch-0-batch-7500-to-epoch-1-batch-200.log", local(2022, 4, 24, 9, 28, 57.873686)),
+    ("generic-aae-paddle-readme-glog-lines-between-dated-logger-records-epochs-0-1-batch-589-of-590.log", local(2021, 9, 22, 21, 5, 15.312)),
+])  # fmt: skip
+def test_a_date_without_a_year_never_outruns_the_dated_lines_around_it(tmp_path: Path, name: str, end: float) -> None:
+    """glog's ``W0424 08:57:03.930370`` beside records dated in full: dated in their year, the log ends at its last record."""
+    assert cold(tmp_path, name).last_event_at() == pytest.approx(end, abs=1e-3)
 
 
 def test_every_real_log_has_a_case() -> None:
@@ -3228,6 +3249,8 @@ GENERIC_READ = {
     "generic-adv2025-readme-dcgan-epochs-1-and-50-of-50-d-g-own-names.log": "step, total, epoch",
     "generic-pymc-pr991-advi-iterations-0-to-18000-percent-elbo-own-name.log": "step",
     "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "step, loss",
+    "generic-voiceprint-paddle-readme-glog-lines-before-dated-train-records-epoch-0-batch-7500-to-epoch-1-batch-200.log": "step, total, epoch, loss, lr, ETA",
+    "generic-aae-paddle-readme-glog-lines-between-dated-logger-records-epochs-0-1-batch-589-of-590.log": "step, total, epoch, loss",
 }  # fmt: skip
 
 

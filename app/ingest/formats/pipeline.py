@@ -213,6 +213,8 @@ class StepLines(Generic[R]):
         """Parse lines in log order; end with a ``Tick`` when a line carried a time."""
         events: list[Event] = []
         self._begin()
+        if self._times is not None and isinstance(lines, list):
+            self._times.reader.ahead(lines)  # (a date printed without a year before any with one: prefix.py)
         self._read(continued(joined_dicts(self.source_lines(lines), self.joins_dicts)), events)
         return self._end(events)
 
@@ -390,6 +392,8 @@ class StepLines(Generic[R]):
             marks = self.usual_marks(lines)
         items: list[Event | StepRun] = []
         self._begin()
+        if self._times is not None:
+            self._times.reader.ahead(lines)
         joiner, bulk = self._joiner, self._bulk
         i, count = 0, len(lines)
         while i < count:

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 
 from ...stats.events import Event
 from .base import EpochToDate, LocalToEpoch, local_date, local_to_epoch
@@ -176,6 +178,9 @@ _LEVEL_LETTER = re.compile(r"[ \t]{0,8}[DIWEF] (?=[A-Z0-9-])")
 _MAYBE = re.compile(r"[ \t]{0,8}[DIWEF] [A-Z0-9-]|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} |"
                     r"(?i:rank|worker) ?\d|\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
 _MAX_PEELS = 6
+# How many lines, over a reader's life, may be looked through ahead for a year (PrefixReader.ahead).
+_AHEAD_LINES = 2000
+_SCOUT_CHARS = 1000  # how much of a line looked through ahead is read
 _HALF_DAY_SECONDS = 12 * 3600
 
 
@@ -195,6 +200,7 @@ class PrefixReader:
         self, to_epoch: LocalToEpoch = local_to_epoch, to_date: EpochToDate = local_date, *, dates: bool = True
     ) -> None:
         self._dates = dates  # False: peel only (the format sniffer), convert no time
+        self._to_epoch = to_epoch
         self._times = LocalTimes(to_epoch)
         self._to_date = to_date
         # When the lines were written at the latest: a time printed without a year takes it from here.
@@ -203,6 +209,11 @@ class PrefixReader:
         self._labelled = False  # the last line that began a record had a bare label
         self._printed_at: float | None = None  # the last time a prefix printed (rich's blank column repeats it)
         self._day_clock: float | None = None  # the last time a prefix printed, dated (the next time of day's day)
+        self._year_clock: float | None = None  # the last time a prefix printed with its year (a yearless date's year)
+        self._anchor: tuple[float, tuple[int, int]] | None = None  # (a time, its year and month): _date_of's last
+        self._ahead: Sequence[str] | None = None  # the lines about to be read, not yet looked through (ahead)
+        self._after: float | None = None  # the first time printed with a year among lines looked through ahead
+        self._ahead_left = _AHEAD_LINES  # how many more lines may be looked through ahead
 
     def read(self, line: str, continuing: bool = False) -> Prefixed:
         """The message of a cleaned line, the prefix's time and rank (the line itself when none).
@@ -284,13 +295,13 @@ class PrefixReader:
         m = _GLOG.match(line, pos)
         if m is not None:
             month, day = int(m.group(1)), int(m.group(2))
-            return self._dated(self._yearless(month, day, m, 3)), m.end()
+            return self._dated(self._yearless(month, day, m, 3), yearless=True), m.end()
         m = _COLON_DATED.match(line, pos) if line.startswith("[", pos) else None
         if m is not None:
             return self._dated(self._local(int(m.group(1)), int(m.group(2)), int(m.group(3)), m, 4)), m.end()
         m = _DAY_MONTH.match(line, pos)
         if m is not None and m.group(2) in MONTHS and 1 <= int(m.group(1)) <= 31:
-            return self._dated(self._day_month(m)), self._fields(line, m.end())
+            return self._dated(self._day_month(m), yearless=m.group(3) is None), self._fields(line, m.end())
         m = _ALL_DASHED.match(line, pos)
         if m is not None:
             year, month, day, hour, minute = (int(g) for g in m.groups()[:5])
@@ -299,6 +310,7 @@ class PrefixReader:
                 return None
             at = self._times.epoch(year, month, day, hour, minute, second) if self._dates else None
             return self._dated(at), self._fields(line, m.end())
+        yearless = False
         m = _NAMED_DATE.match(line, pos)
         if m is not None:
             named = self._named_date(m)
@@ -323,6 +335,7 @@ class PrefixReader:
                 at = self._local(year + 2000, month, day, m, 4)
             else:
                 m = _MONTH_DAY.match(line, pos)
+                yearless = True
                 if m is not None and m.group(1) in MONTHS:
                     at = self._yearless(MONTHS[m.group(1)], int(m.group(2)), m, 3)
                 else:
@@ -349,7 +362,7 @@ class PrefixReader:
             end += 1  # (``print(time.ctime() + ": " + …)``: the colon closes the time)
         if end < len(line) and not (zoned or line[end].isspace() or line[end] in "[]|-"):
             return None  # a date inside a word, not a record's time
-        return self._dated(at), self._fields(line, end)
+        return self._dated(at, yearless=yearless), self._fields(line, end)
 
     def _named_date(self, m: re.Match[str]) -> tuple[float | None, re.Match[str]] | None:
         """The time of a :data:`_NAMED_DATE` and its match; None where its date or clock is no calendar's (a figure)."""
@@ -370,12 +383,15 @@ class PrefixReader:
         year += 2000 if year < 100 else 0
         return self._times.epoch(year, month, day, hour, minute, second + _fraction(clock[3])), m
 
-    def _dated(self, at: float | None) -> float | None:
+    def _dated(self, at: float | None, *, yearless: bool = False) -> float | None:
         """A time a prefix printed with its date: the day the next time of day printed without one is on (one log may
         print both, as XGBoost4J's tracker's Akka records ``[INFO] [07/22/2019 16:37:26.989]`` between the booster's
-        ``[16:37:26]``): never the day the file was written, years after the dated records beside it."""
+        ``[16:37:26]``): never the day the file was written, years after the dated records beside it. One printed with
+        its year (not ``yearless``) is also where the next date printed without one takes its year (:meth:`_year_of`)."""
         if at is not None:
             self._day_clock = at
+            if not yearless:
+                self._year_clock = at
         return at
 
     @staticmethod
@@ -480,13 +496,58 @@ class PrefixReader:
         return None if year is None else self._local(year, month, day, m, first)
 
     def _year_of(self, month: int, day: int) -> int | None:
-        """The year of a date printed without one: the reference time's, or the year before (None: no reference)."""
+        """The year of a date printed without one (glog's ``W0412 17:05:20.134594``, syslog's ``Dec 07 22:59:59``, ``04-12
+        17:05:20``), from the log's own dated lines around it: a trainer's logger prints years (``2022-04-12 17:05:16,552
+        - INFO - ``) where the framework's C++ beneath it prints glog's month and day (Paddle's device lines, TensorFlow's
+        and absl's), and the file may be read years after it was written.
+
+        The year of the nearest line before it printed with one, the next year for a month earlier than that line's (a new
+        year between them); before any such line, the year of the first one among the lines read with it (:meth:`ahead`),
+        the year before for a month later than that one's. A log with no line printed with a year: the reference time's
+        year, or the year before for a date later than the reference's (None: no reference).
+        """
+        before = self._year_clock
+        if before is not None:
+            year, anchor_month = self._date_of(before)
+            return year + 1 if month < anchor_month else year
+        after = self._dated_after()
+        if after is not None:
+            year, anchor_month = self._date_of(after)
+            return year - 1 if month > anchor_month else year
         t = self.reference_time
         if t is None:
             return None
         if self._reference is None or self._reference[0] != t:
             self._reference = (t, self._to_date(t))
         return year_of(month, day, self._reference[1])
+
+    def _date_of(self, at: float) -> tuple[int, int]:
+        """The year and month of a dated line's time (the last asked kept: every line of a stretch asks the same)."""
+        if self._anchor is None or self._anchor[0] != at:
+            year, month, _ = self._to_date(at)
+            self._anchor = (at, (year, month))
+        return self._anchor[1]
+
+    def ahead(self, lines: Sequence[str]) -> None:
+        """The lines about to be read: a date printed without a year before any printed with one takes its year from
+        the first of these that prints one (:meth:`_year_of`). Looked through only when such a date is read, and only
+        while no line printed with a year has been: at most :data:`_AHEAD_LINES` lines over the reader's life, as the
+        framework's lines that print no year come at a log's start, a trainer's dated ones right after."""
+        self._ahead = lines if self._dates and self._year_clock is None and self._ahead_left > 0 else None
+
+    def _dated_after(self) -> float | None:
+        """The time of the first line of :meth:`ahead`'s that prints a year (None: none within reach)."""
+        lines, self._ahead = self._ahead, None
+        if lines is None:
+            return self._after
+        scout = PrefixReader(self._to_epoch, self._to_date)
+        for line in islice(lines, self._ahead_left):
+            self._ahead_left -= 1
+            scout.read(clean(line[:_SCOUT_CHARS]))  # (a prefix is at the line's start: a redrawn bar's tail is no use)
+            if scout._year_clock is not None:
+                self._after = scout._year_clock
+                break
+        return self._after
 
 
 def _fraction(digits: str | None) -> float:
@@ -496,6 +557,7 @@ def _fraction(digits: str | None) -> float:
 def newest_time(lines: list[str]) -> float | None:
     """The newest time the lines' prefixes print: a log no format reads is still dated by its lines' own times."""
     reader = PrefixReader()
+    reader.ahead(lines)
     newest: float | None = None
     for line in lines:
         at = reader.read(clean(line)).at

@@ -1,0 +1,111 @@
+"""A date printed without a year takes its year from the log's own lines printed with one.
+
+glog's and absl's ``W0412 17:05:20.134594 247 device_context.cc:465] ``, syslog's ``Dec 07 22:59:59 ``, a ``%m-%d`` date
+(``[04-12 17:05:20][demucs.solver][INFO] - ``): a framework's C++ under a trainer's logger prints them beside records
+dated in full (Paddle's device lines among ``2022-04-12 17:05:16,552 - INFO - `` records), and the file may be read years
+after it was written. The year is the nearest dated line's before it, the next year for a month earlier than that line's;
+before any dated line, the first dated line's after it among the lines read with it, the year before for a month later;
+with no dated line at all, the reference time's (the file's modification time), as before. The real logs are in
+tests/data/real (VoiceprintRecognition-PaddlePaddle's and AAE_paddle's READMEs).
+
+Composed: lines whose times are worked out by hand (local time, as a logger prints it).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app.ingest.formats.generic import GenericParser
+from app.ingest.formats.prefix import PrefixReader, newest_time
+from app.stats.events import Tick, TrainStep
+
+
+def local(year: int, month: int, day: int, hour: int, minute: int, second: float) -> float:
+    return time.mktime((year, month, day, hour, minute, int(second), 0, 0, -1)) + second % 1
+
+
+REFERENCE = local(2026, 12, 7, 22, 59, 59)  # the file's modification time, years after the lines
+
+
+def times(lines: list[str], reference: float | None = REFERENCE) -> list[float | None]:
+    """Each line's time as one reader reads the lines in order, told of them all first (as a batch is fed)."""
+    r = PrefixReader()
+    r.reference_time = reference
+    r.ahead(lines)
+    return [r.read(line).at for line in lines]
+
+
+@pytest.mark.parametrize(("lines", "at"), [
+    # after a dated line in the same month: that line's year
+    (["2022-04-12 17:05:16,552 - INFO - use_gpu: True, epochs: 20",
+      "W0412 17:05:20.134594   247 device_context.cc:465] device: 0, cuDNN Version: 7.6."],
+     local(2022, 4, 12, 17, 5, 20.134594)),
+    # a month later than the dated line's: the same year
+    (["2022-01-15 10:00:00,000 - INFO - start", "I0301 09:00:00.250000  1 train.py:88] step 100"],
+     local(2022, 3, 1, 9, 0, 0.25)),
+    # a month earlier than the dated line's: a new year came between them
+    (["2021-12-31 23:59:58,000 - INFO - saving", "I0101 00:00:01.000000  1 train.py:88] step 1"],
+     local(2022, 1, 1, 0, 0, 1)),
+    # syslog's month name, and a %m-%d date in brackets, after a dated line: its year
+    (["2021-12-06 10:00:00,000 - INFO - start", "Dec 07 22:59:59 node1 train[42]: step 1"], local(2021, 12, 7, 22, 59, 59)),
+    (["2019-04-12 17:00:00,000 - INFO - start", "[04-12 17:05:20][demucs.solver][INFO] - step 1"],
+     local(2019, 4, 12, 17, 5, 20)),
+])  # fmt: skip
+def test_a_date_without_a_year_takes_the_year_of_the_dated_line_before_it(lines: list[str], at: float) -> None:
+    assert times(lines)[-1] == pytest.approx(at, abs=1e-6)
+
+
+@pytest.mark.parametrize(("lines", "at"), [
+    # before any dated line: the first dated line's after it, the same month
+    (["I0424 08:57:03.707505  3377 nccl_context.cc:74] init nccl context nranks: 2",
+      "------------------------------------------------",
+      "[2022-04-24 09:25:10.481272] Train epoch [0/30], batch: [7500/8290], loss: 9.03724"],
+     local(2022, 4, 24, 8, 57, 3.707505)),
+    # a month later than that line's: the year before it (a new year came between them)
+    (["W1231 23:59:59.500000     1 device_context.cc:447] Please NOTE: device: 0",
+      "2022-01-01 00:00:02,000 - INFO - epoch: 0, batch_id: 0, loss: 0.5"],
+     local(2021, 12, 31, 23, 59, 59.5)),
+])  # fmt: skip
+def test_a_date_without_a_year_before_any_dated_line_takes_the_year_of_the_first_after_it(lines: list[str],
+                                                                                           at: float) -> None:
+    assert times(lines)[0] == pytest.approx(at, abs=1e-6)
+
+
+def test_each_dated_line_gives_the_year_to_the_dates_after_it() -> None:
+    """Two runs of one file, years apart: each glog line is its own run's."""
+    got = times(["2020-05-01 12:00:00,000 - INFO - start", "W0501 12:00:01.000000 1 x.cc:1] a",
+                 "2023-05-01 12:00:00,000 - INFO - start", "W0501 12:00:01.000000 1 x.cc:1] b"])
+    assert (got[1], got[3]) == (local(2020, 5, 1, 12, 0, 1), local(2023, 5, 1, 12, 0, 1))
+
+
+def test_a_log_with_no_dated_line_keeps_the_reference_year() -> None:
+    """No line prints a year: the reference time's year, the year before for a date later than it; none without one."""
+    lines = ["W0603 13:55:06.825852 14255 device_context.cc:447] Please NOTE: device: 0", "[TEST] Processing batch 0/945"]
+    assert times(lines)[0] == pytest.approx(local(2026, 6, 3, 13, 55, 6.825852), abs=1e-6)
+    assert times(lines, local(2027, 1, 15, 0, 0, 0))[0] == pytest.approx(local(2026, 6, 3, 13, 55, 6.825852), abs=1e-6)
+    assert times(lines, None)[0] is None
+
+
+def test_the_newest_time_of_unread_lines_is_never_a_yearless_date_past_its_dated_neighbours() -> None:
+    lines = ["2022-04-12 17:05:16,552 - INFO - start",
+             "W0412 17:05:20.134594   247 device_context.cc:465] device: 0, cuDNN Version: 7.6.",
+             "2022-04-12 17:38:36,780 - INFO - epoch: 1, batch_id: 1500, loss:0.13503087"]
+    assert newest_time(lines) == pytest.approx(local(2022, 4, 12, 17, 38, 36.780), abs=1e-6)
+
+
+def test_a_parser_s_batch_ends_at_its_last_dated_record_not_at_a_glog_line() -> None:
+    """Fed as one batch (the pipeline looks ahead for the year): the glog line is 2022's, the batch's time the record's."""
+    parser = GenericParser()
+    parser.reference_time = REFERENCE
+    events = parser.feed([
+        "W0424 08:57:03.930370  3377 device_context.cc:447] Please NOTE: device: 0, GPU Compute Capability: 7.5",
+        "[2022-04-24 09:25:10.481272] Train epoch [0/30], batch: [7500/8290], loss: 9.03724, accuracy: 0.33252",
+        "[2022-04-24 09:25:32.909873] Train epoch [0/30], batch: [7600/8290], loss: 9.00004, accuracy: 0.33600",
+    ])
+    steps = [event for event in events if isinstance(event, TrainStep)]
+    assert [(s.step, s.at) for s in steps] == [(7500, pytest.approx(local(2022, 4, 24, 9, 25, 10.481272), abs=1e-6)),
+                                               (7600, pytest.approx(local(2022, 4, 24, 9, 25, 32.909873), abs=1e-6))]
+    ticks = [event.at for event in events if isinstance(event, Tick)]
+    assert ticks == [pytest.approx(local(2022, 4, 24, 9, 25, 32.909873), abs=1e-6)]
