@@ -833,6 +833,8 @@ REAL_FORMATS = {
     "generic-trainner-issue72-end-of-epoch-time-taken-lines-only-epochs-52-68-of-500000.log": "generic",
     "generic-cuda-mlp-readme-epoch-took-ms-lines-only-epochs-1-3.log": "generic",
     "generic-nnunet-v2-issue2140-epoch-time-printed-beside-dates-epochs-0-1-then-epoch-2-losses.log": "generic",
+    "hf-gpt-classification-example-readme-bert-style-running-training-num-steps-804-no-step.log": "hf-trainer",
+    "hf-srlgrn-readme-squad-reader-running-training-num-steps-33894-no-step.log": "hf-trainer",
 }
 
 

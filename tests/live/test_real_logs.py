@@ -2530,6 +2530,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 2 · 26 epochs/h", "training",
      {"step": 2, "total_steps": None, "loss": 0.357, "figures": {"epoch_seconds": 134.63}, "data": epoch(2.0),
       "finished": False}),
+    # The BERT scripts' training block before the first step: its ``Num steps`` is the run's planned total, no step yet
+    ("hf-gpt-classification-example-readme-bert-style-running-training-num-steps-804-no-step.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": 804, "loss": None, "step_seconds": None}),
+    ("hf-srlgrn-readme-squad-reader-running-training-num-steps-33894-no-step.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": 33894, "loss": None, "step_seconds": None}),
 ]  # fmt: skip
 
 
