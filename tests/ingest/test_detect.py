@@ -843,6 +843,8 @@ REAL_FORMATS = {
     "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "generic",
     "generic-voiceprint-paddle-readme-glog-lines-before-dated-train-records-epoch-0-batch-7500-to-epoch-1-batch-200.log": "generic",
     "generic-aae-paddle-readme-glog-lines-between-dated-logger-records-epochs-0-1-batch-589-of-590.log": "generic",
+    "hf-gpt-classification-example-readme-bert-style-running-training-num-steps-804-no-step.log": "hf-trainer",
+    "hf-srlgrn-readme-squad-reader-running-training-num-steps-33894-no-step.log": "hf-trainer",
 }
 
 

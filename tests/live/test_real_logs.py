@@ -2597,6 +2597,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-aae-paddle-readme-glog-lines-between-dated-logger-records-epochs-0-1-batch-589-of-590.log", T0, "end",
      "epoch 1/200 · 589/590 in the epoch · …", "measuring",
      {"step": 589, "total_steps": 590, "step_seconds": 27.197 / 590, "stalled": False, "data": epoch(1.0)}),
+    # The BERT scripts' training block before the first step: its ``Num steps`` is the run's planned total, no step yet
+    ("hf-gpt-classification-example-readme-bert-style-running-training-num-steps-804-no-step.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": 804, "loss": None, "step_seconds": None}),
+    ("hf-srlgrn-readme-squad-reader-running-training-num-steps-33894-no-step.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": 33894, "loss": None, "step_seconds": None}),
 ]  # fmt: skip
 
 

@@ -174,6 +174,11 @@ _TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?|iteration)\b")
 # the validation's batches on in its own count (its total is the epoch's training batches and validation batches).
 _LIGHTNING_VALIDATION = re.compile(r"\s*(?:Validating|Validation DataLoader \d{1,3})\s*:")
 _EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
+# A bar's description that names its pass an evaluation's after what it counts (the epoch): the split as the
+# description's last word (seqar's ``Epoch 3/400 val:``, ``Epoch 2 test:``) or in brackets (``Epoch 1/50 [Validating]:``,
+# ``Epoch 15 (validation) validation/acc/qa=1.0:``). Its bar counts the evaluation's batches, never training steps.
+_SPLIT_WORDS = "|".join(sorted(EVAL_WORDS | {"testing"}, key=len, reverse=True))
+_SPLIT_STAGE = re.compile(rf"(?i)[\[(]\s*(?:{_SPLIT_WORDS})\s*[\])]|(?<![\w/.-])(?:{_SPLIT_WORDS})\s*:?\s*$")
 # A comma-separated table's header row: names only (``epoch,loss,val_loss``, ``Epoch ,FinishTime ,LR``).
 _COLUMN_NAME = re.compile(r"[A-Za-z][\w .()/-]{0,40}")
 _TABLE_COLUMNS = 64
@@ -1565,7 +1570,8 @@ class GenericParser(StepLines[_Line]):
                 readings.append(Reading(Field.EPOCH, "epoch", float(glued.group(1))))
             # (``Generating train split``, ``Map``: a data set's bar, whose count is no training step)
             training = any(r.field is Field.LOSS for r in readings) or (_TRAINING.search(head) and not side_job(head))
-            if training and not _EVAL_START.match(head):
+            evaluation = _EVAL_START.match(head) is not None or _SPLIT_STAGE.search(head) is not None
+            if training and not evaluation:
                 drawn = _bar(bar)
                 placed = _described_position(head, readings) if drawn.total is None else None
                 if placed is not None:
@@ -1592,8 +1598,9 @@ class GenericParser(StepLines[_Line]):
                 # the first bar under a table's header before its first row (YOLO's ``  0%|    | 0/3280 [00:00<?, ?it/s]``):
                 # the run's first epoch begun, none of its batches done (banner.py)
                 return Kind.FULL, _Line("bar_at_zero", at, bar=_bar(bar), text=s)
-            if (self._last is not None or _LIGHTNING_VALIDATION.match(head)) and _EVAL_START.match(head):
-                # (a validation's own bar after training steps, Lightning's ``Validating:  40%|…| 4/10``: a pause; the
+            if (self._last is not None or _LIGHTNING_VALIDATION.match(head)) and evaluation:
+                # (a validation's own bar after training steps, Lightning's ``Validating:  40%|…| 4/10``, one named after
+                # its epoch, ``Epoch 3/400 val: 100%|…| 289/289``: a pause, its count and pace the evaluation's; the
                 # loss its description prints once full, ``Valid Epoch: 20 Loss: nan: 100%|…| 660/660``, is its result)
                 losses = [r for r in readings if r.field in (Field.LOSS, Field.EVAL_LOSS)]
                 return Kind.FULL, _Line("evaluating", at, losses[:1], bar=_bar(bar), text=s)

@@ -66,8 +66,10 @@ _NOTEBOOK_ROW = re.compile(
     r"\s*(\d{1,12})(?:\s+|\s*\|\s*)(No log|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)(?:\s|\||$)")
 _TABLE_RULE = re.compile(r"\s*\|?\s*:?-{2,}:?(?:\s*\|\s*:?-{2,}:?)*\s*\|?\s*$")
 _PAIR = re.compile(r"(['\"])([^'\"]{1,200})\1: ('[^']{0,200}'|\"[^\"]{0,200}\"|[-+\w.]{1,64})")
-# The Trainer's header (``Total optimization steps = 1,548``), unsloth's banner (``Total steps = 312``).
-_TOTAL_STEPS = re.compile(r"Total (?:optimization )?steps = ([\d,]+)")
+# The Trainer's header (``Total optimization steps = 1,548``), unsloth's banner (``Total steps = 312``); the BERT scripts'
+# block under the same heading (google-research/bert's ``run_classifier.py`` and its TF and PyTorch ports: ``Num steps =
+# 8242``), read only under the training's heading (an evaluation's block counts its own pass's steps).
+_TOTAL_STEPS = re.compile(r"(?:Total (?:optimization )?|Num )steps = ([\d,]+)")
 # unsloth's banner as it loads the model names its version (``==((====))==  Unsloth 2025.6.4: Fast Qwen3 patching.``)
 _UNSLOTH_VERSION = re.compile(r"^==\(\(====\)\)==\s+Unsloth \d{4}\.\d")
 # unsloth_train prints ``<0-based step>, <loss>`` right after the bar: ``…12.21s/it]80, 2.0887``.
@@ -136,6 +138,7 @@ class HfTrainerParser(EmitLines):
         self._bar_since_record = False
         self._through_logger = False  # the line being read came through a logger's prefix
         self._evaluating = False  # an evaluation began and no training record followed yet
+        self._in_training_block = False  # the last ``***** Running … *****`` heading read was the training's
         self._after_eval = False  # the last record was an evaluation's dict, no bar drawn since
         self._eval_seconds: float | None = None  # that dict's ``eval_runtime``
         # A ``trainer_state.json`` (the log's first line opens a JSON document), False: console lines.
@@ -347,7 +350,8 @@ class HfTrainerParser(EmitLines):
                 return Kind.FULL, lambda: self._train_row(text)
             self._train_block = None  # (any other line ends the block)
         if "*****" in text:
-            if "Running training" in text:
+            self._in_training_block = "Running training" in text
+            if self._in_training_block:
                 return Kind.FULL, lambda: self._running(False, [StageStart(at=None)])
             if "Running Evaluation" in text or "Running Prediction" in text:
                 return Kind.FULL, lambda: self._running(True, [TrainingPause(at=None, reason="evaluation")])
@@ -367,7 +371,7 @@ class HfTrainerParser(EmitLines):
             # unsloth's start-up, as it loads the model, before any step: the run known, waiting for its first step (the
             # banner its Trainer prints as the run starts says its steps on the rows under it)
             return Kind.FULL, lambda: [RunInfo(at=None)]
-        if "Total " in text and " steps = " in text:
+        if " steps = " in text and ("Total " in text or (self._in_training_block and "Num steps" in text)):
             m = _TOTAL_STEPS.search(text)
             if m is not None:
                 total = integer(m.group(1))
