@@ -833,6 +833,9 @@ REAL_FORMATS = {
     "generic-trainner-issue72-end-of-epoch-time-taken-lines-only-epochs-52-68-of-500000.log": "generic",
     "generic-cuda-mlp-readme-epoch-took-ms-lines-only-epochs-1-3.log": "generic",
     "generic-nnunet-v2-issue2140-epoch-time-printed-beside-dates-epochs-0-1-then-epoch-2-losses.log": "generic",
+    "generic-build-nanogpt-fork-practice-steps-498-501-validation-hellaswag-count-of-total-fraction.log": "generic",
+    "generic-minillm-readme-build-nanogpt-steps-19067-19071-validation-hellaswag-count-of-total-fraction.log": "generic",
+    "generic-cleanai-ts4-finetune-epochs-1-9-of-10-bars-then-train-loss-train-acc-test-acc-percent.log": "generic",
 }
 
 
