@@ -845,6 +845,9 @@ REAL_FORMATS = {
     "generic-aae-paddle-readme-glog-lines-between-dated-logger-records-epochs-0-1-batch-589-of-590.log": "generic",
     "hf-gpt-classification-example-readme-bert-style-running-training-num-steps-804-no-step.log": "hf-trainer",
     "hf-srlgrn-readme-squad-reader-running-training-num-steps-33894-no-step.log": "hf-trainer",
+    "generic-build-nanogpt-fork-practice-steps-498-501-validation-hellaswag-count-of-total-fraction.log": "generic",
+    "generic-minillm-readme-build-nanogpt-steps-19067-19071-validation-hellaswag-count-of-total-fraction.log": "generic",
+    "generic-cleanai-ts4-finetune-epochs-1-9-of-10-bars-then-train-loss-train-acc-test-acc-percent.log": "generic",
 }
 
 

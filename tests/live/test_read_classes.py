@@ -124,3 +124,45 @@ def test_an_evaluation_beside_a_count_of_an_epoch_s_batches_names_no_step(tmp_pa
     assert "Eval clftrain_test_loss 0.0029" in data["details"]
     assert evals(data)["clftrain_test_loss"] == (0.00289, None)
     assert "6.5 samples/s" not in data["details"] and "5.4 samples/s" in data["details"]
+
+
+# --- evaluation figures on a trainer's own lines: per-cent scores, a count of a total, a best at its own epoch ------
+
+def test_a_split_s_score_in_per_cent_beside_an_epoch_s_loss_is_that_epoch_s_evaluation(tmp_path: Path) -> None:
+    # composed on the dated record of a custom CIFAR-10 loop: the test accuracy in per cent is each epoch's evaluation,
+    # as printed (85.20% is 85.2); the training's accuracy is none; the loss the training's
+    data = shown(tmp_path, [
+        "2025-06-04 19:16:29,525 - INFO - Epoch 1/3, Train Loss: 0.9000, Train Acc: 70.00%, Test Acc: 80.00%",
+        "2025-06-04 19:19:35,066 - INFO - Epoch 2/3, Train Loss: 0.8000, Train Acc: 75.00%, Test Acc: 85.20%",
+    ])
+    assert data["training"]["loss"] == 0.8
+    assert evals(data) == {"test_acc": (85.2, 2)}
+    # a share named by no split (``Acc: 75.00%`` beside the loss alone) is no evaluation's
+    data = shown(tmp_path, ["Epoch 1/3, Loss: 0.9000, Acc: 70.00%", "Epoch 2/3, Loss: 0.8000, Acc: 75.00%"], "b.log")
+    assert not data["training"]["eval"]
+
+
+def test_a_best_so_far_is_shown_at_the_epoch_it_was_first_printed(tmp_path: Path) -> None:
+    # ``Best test accuracy: 82.50%`` after the last epoch: 82.50 was the test accuracy at epoch 2 (not the last, 3)
+    lines = [
+        "2025-06-04 19:16:29,525 - INFO - Epoch 1/3, Train Loss: 0.9000, Test Acc: 80.00%",
+        "2025-06-04 19:19:35,066 - INFO - Epoch 2/3, Train Loss: 0.8000, Test Acc: 82.50%",
+        "2025-06-04 19:22:35,001 - INFO - Epoch 3/3, Train Loss: 0.7000, Test Acc: 81.00%",
+        "2025-06-04 19:22:35,001 - INFO - Best test accuracy: 82.50%",
+    ]
+    data = shown(tmp_path, lines)
+    assert evals(data) == {"test_acc": (81.0, 3), "best_test_accuracy": (82.5, 2)}
+    assert "Eval test_acc 81 (epoch 3) · best_test_accuracy 82.5 (epoch 2)" in data["details"]
+    # a best the log never printed as an epoch's figure (reached before the excerpt): at no epoch, never the last one
+    data = shown(tmp_path, [*lines[:3], "2025-06-04 19:22:35,001 - INFO - Best test accuracy: 83.00%"], "b.log")
+    assert evals(data) == {"test_acc": (81.0, 3), "best_test_accuracy": (83.0, None)}
+
+
+def test_a_benchmark_s_count_of_a_total_and_its_fraction_is_its_score(tmp_path: Path) -> None:
+    # 3045/10042 = 0.30323…: the fraction as printed, at the step logged before it
+    lines = ["step 19071 | loss: 3.072705 | lr 6.0000e-05 | norm: 0.3273 | dt: 4784.87ms | tok/sec: 109571.96",
+             "validation loss: 3.0316", "HellaSwag accuracy: 3045/10042=0.3032"]
+    assert evals(shown(tmp_path, lines)) == {"val_loss": (3.0316, 19071), "hellaswag_accuracy": (0.3032, 19071)}
+    # a count past its total, or a fraction that is not theirs (3045/10042 is no 0.5), is no score
+    for wrong in ("HellaSwag accuracy: 10043/10042=1.0001", "HellaSwag accuracy: 3045/10042=0.5000"):
+        assert "hellaswag_accuracy" not in evals(shown(tmp_path, [*lines[:2], wrong], "b.log"))

@@ -2033,14 +2033,30 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "eval": {"train_percent": {"value": 96.09, "step": 99}, "valid_percent": {"value": 93.24, "step": 99},
                "test_percent": {"value": 83.13, "step": 99}}}),
     # ``Best Val loss: 0.9392, Accs: Train: 0.7431, Val: 0.7075, Test: 0.6737``: the validation loss named in words, so
-    # the splits named alone are the accuracies, under their own names, never ``val_loss``; the best ones last changed
-    # at epoch 33
+    # the splits named alone are the accuracies, under their own names, never ``val_loss``; the best ones at the epoch
+    # they were first printed (``Val: 0.7087, Test: 0.6757, Best Val: 0.7087, Best Test: 0.6757`` at epoch 32)
     ("generic-sagn-issue1-papers100m-epochs-26-to-34-best-val-loss-accs-train-val-test.log", T0, "end",
      "epoch 34 · …", "measuring",
      {"step": 34, "loss": None, "data": epoch(34.0),
       "eval": {"train": {"value": 0.7431, "step": 34}, "val": {"value": 0.7075, "step": 34},
-               "test": {"value": 0.6737, "step": 34}, "best_val": {"value": 0.7087, "step": 33},
-               "best_test": {"value": 0.6757, "step": 33}}}),
+               "test": {"value": 0.6737, "step": 34}, "best_val": {"value": 0.7087, "step": 32},
+               "best_test": {"value": 0.6757, "step": 32}}}),
+    # build-nanogpt's evaluation between two step records: the validation loss and the HellaSwag score printed as a count
+    # of a total and their fraction (``2391/10042=0.2381``), both at step 499, the record before them; step 500's 25.6 s
+    # paid for them, step 501's 929 ms is the step's own
+    ("generic-build-nanogpt-fork-practice-steps-498-501-validation-hellaswag-count-of-total-fraction.log", T0, T0,
+     "step 501 · …", "measuring",
+     {"step": 501, "loss": 5.164941, "step_seconds": 0.9291,
+      "eval": {"val_loss": {"value": 5.3183, "step": 499}, "hellaswag_accuracy": {"value": 0.2381, "step": 499}}}),
+    ("generic-minillm-readme-build-nanogpt-steps-19067-19071-validation-hellaswag-count-of-total-fraction.log", T0, T0,
+     "step 19071 · …", "measuring",
+     {"step": 19071, "loss": 3.138492,
+      "eval": {"val_loss": {"value": 3.1078, "step": 19071}, "hellaswag_accuracy": {"value": 0.297, "step": 19071}}}),
+    # each epoch's bar of 40 batches, then its record: the training loss the epoch's, the test accuracy in per cent its
+    # evaluation (epoch 9's 71.25), the training accuracy none
+    ("generic-cleanai-ts4-finetune-epochs-1-9-of-10-bars-then-train-loss-train-acc-test-acc-percent.log", T0, T0,
+     "epoch 9/10 · 40/40 in the epoch · 1.6k steps/h", "training",
+     {"loss": 1.045, "step_seconds": 2.24, "eval": {"test_acc": {"value": 71.25, "step": None}}}),
     # a YOLOX-based trainer's start-up through loguru (the record the IOTA miner prints), no miner message and no
     # iteration yet: the generic reader's, waiting for its first step, never the miner's
     ("loguru-startup-bytetrack-issue134-launch-banner-rank-init-no-iteration.log", T0, "end", "waiting for first step",
@@ -3256,6 +3272,9 @@ GENERIC_READ = {
     "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "step, loss",
     "generic-voiceprint-paddle-readme-glog-lines-before-dated-train-records-epoch-0-batch-7500-to-epoch-1-batch-200.log": "step, total, epoch, loss, lr, ETA",
     "generic-aae-paddle-readme-glog-lines-between-dated-logger-records-epochs-0-1-batch-589-of-590.log": "step, total, epoch, loss",
+    "generic-build-nanogpt-fork-practice-steps-498-501-validation-hellaswag-count-of-total-fraction.log": "step, loss, lr, step time, tok/s, eval",
+    "generic-minillm-readme-build-nanogpt-steps-19067-19071-validation-hellaswag-count-of-total-fraction.log": "step, loss, lr, step time, tok/s, eval",
+    "generic-cleanai-ts4-finetune-epochs-1-9-of-10-bars-then-train-loss-train-acc-test-acc-percent.log": "step, epoch, loss, step time, elapsed, ETA, eval",
 }  # fmt: skip
 
 
@@ -3784,3 +3803,35 @@ def test_a_unitless_step_time_the_dates_confirm_is_shown_as_printed(tmp_path: Pa
     assert (data["training"]["step"], data["training"]["loss"]) == (step, loss)
     assert data["training"]["step_seconds"] == pytest.approx(seconds)
     assert f"step {seconds * 1000:.0f} ms (as printed, in seconds as the log's dates confirm)" in " ".join(data["details"])
+
+
+@pytest.mark.parametrize(("name", "step", "evaluated_at", "val_loss", "hellaswag"), [
+    # a build-nanogpt fork's notes: the evaluation after step 499's record, then the slow step 500 and step 501
+    ("generic-build-nanogpt-fork-practice-steps-498-501-validation-hellaswag-count-of-total-fraction.log",
+     501, 499, 5.3183, 0.2381),
+    # miniLLM's last steps, its last evaluation printed after step 19071's record (2982/10042 = 0.29695…, as printed)
+    ("generic-minillm-readme-build-nanogpt-steps-19067-19071-validation-hellaswag-count-of-total-fraction.log",
+     19071, 19071, 3.1078, 0.2970),
+])  # fmt: skip
+def test_a_benchmark_s_accuracy_printed_as_a_count_of_a_total_is_an_evaluation(
+        tmp_path: Path, name: str, step: int, evaluated_at: int, val_loss: float, hellaswag: float) -> None:
+    """``HellaSwag accuracy: 2391/10042=0.2381`` on a line of its own: the benchmark's score, its fraction as printed,
+    at the step logged before it beside the validation loss, never a loss or a step of its own."""
+    data = snap(cold(tmp_path, name), T0)
+    training = data["training"]
+    assert training["step"] == step
+    assert training["eval"] == {"val_loss": {"value": val_loss, "step": evaluated_at},
+                                "hellaswag_accuracy": {"value": hellaswag, "step": evaluated_at}}
+    assert "hellaswag_accuracy" in " ".join(data["details"])
+
+
+def test_an_epoch_record_s_test_accuracy_in_per_cent_after_its_bar_is_that_epoch_s_evaluation(tmp_path: Path) -> None:
+    """cleanai-v5's ``Epoch 9/10 - Train Loss: 1.0450, Train Acc: 76.07%, Test Acc: 71.25%`` after the epoch's bar: the
+    test accuracy, as printed in per cent, is the evaluation; the training's accuracy none, the training loss the loss."""
+    name = "generic-cleanai-ts4-finetune-epochs-1-9-of-10-bars-then-train-loss-train-acc-test-acc-percent.log"
+    data = snap(cold(tmp_path, name), T0)
+    training = data["training"]
+    assert training["loss"] == 1.045
+    assert set(training["eval"]) == {"test_acc"}
+    assert training["eval"]["test_acc"]["value"] == 71.25
+    assert "Eval test_acc 71.25" in data["details"]

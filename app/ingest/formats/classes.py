@@ -262,15 +262,17 @@ def _sorted_name(raw: str, paren: str | None) -> tuple[Kin | None, str]:
 
 
 def beside(text: str, evaluation: bool = False,
-           unknown: list[tuple[str, str | None, str, str | None]] | None = None) -> list[Named]:
+           unknown: list[tuple[str, str | None, str, str | None]] | None = None, in_shares: bool = False) -> list[Named]:
     """The classed figures of a step record whose names no rule knows (``fps: 49``, ``Speed (samples/sec)
     43672.97``, ``val_acc: 0.91``, ``Test Acc: 0.93``, ``gpu time: 38.92``); a name the grammar reads is left to
     it. On an ``evaluation``'s own line a score's name (``acc full seq``) is that evaluation's too. ``unknown``: the
-    record's pairs the grammar did not read, when its own pass collected them (:func:`~.grammar.pairs`)."""
+    record's pairs the grammar did not read, when its own pass collected them (:func:`~.grammar.pairs`). ``in_shares``: a
+    score printed in per cent is read too, as printed (``Test Acc: 85.20%``), where no other reader takes the record's
+    shares."""
     found: list[Named] = []
     seen: set[str] = set()
     for raw, paren, value_text, unit in printed_pairs(text) if unknown is None else unknown:
-        if unit is not None:
+        if unit is not None and (unit != "%" or not in_shares):
             continue
         key = (raw, paren)
         known = _NAMED.get(key)
@@ -285,6 +287,8 @@ def beside(text: str, evaluation: bool = False,
         if kin is None and name in _TRACKED_RATES and "GlobalRate=" in text and _RATE_TRACKER.search(text):
             kin = Kin.RATE
         if kin not in _BESIDE_KINS or name in seen or (unknown is None and lookup(normalise(raw))[0] is not None):
+            continue
+        if unit == "%" and (kin is not Kin.EVAL or not set(name.split(" ")) & _SCORE_WORDS):
             continue
         value = number(value_text)
         if value is None:

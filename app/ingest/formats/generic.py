@@ -130,6 +130,7 @@ from .split_records import split_record
 from .step_source import (
     STARRED_SUMMARY,
     StepSource,
+    counted_score,
     evaluation_position,
     evaluation_stage,
     shares,
@@ -1703,6 +1704,12 @@ class GenericParser(StepLines[_Line]):
                 rewarded = tuple(n for n in beside(_PLUS_MINUS.sub("", s)) if n.kin is Kin.EVAL)
                 if rewarded:
                     return Kind.FULL, _Line("tie", at, text=s, named=rewarded[:1])
+            if "=" in s and "/" in s and (benchmark := counted_score(s)) is not None:
+                # (build-nanogpt's ``HellaSwag accuracy: 3045/10042=0.3032`` after its ``validation loss:``: the
+                # benchmark's score, the fraction as printed, the step logged before it its)
+                benchmark_printed, benchmark_name, fraction = benchmark
+                benchmark_score = Named(Kin.EVAL, benchmark_name, fraction, benchmark_printed)
+                return Kind.FULL, _Line("tie", at, text=s, named=(benchmark_score,))
             if "%" in s and _EVAL_START.match(s) and shares(s):
                 # the PyTorch examples' ``Test Epoch: 33<TAB>Accuracy: 9466/11005 (86%)``: a test pass's result, its
                 # score a count of a total and its share (no step of its own: the training records count those)
@@ -1909,7 +1916,8 @@ class GenericParser(StepLines[_Line]):
         if parts and line.what == "step":
             line.parts = parts
         if line.what == "step" and unknown and _BESIDE_HINT.search(s) is not None:
-            line.named = tuple(beside(s, unknown=unknown))
+            # (a step record's evaluation scores beside it, one in per cent as printed: ``Test Acc: 85.20%``)
+            line.named = tuple(beside(s, unknown=unknown, in_shares=True))
         if line.what in ("other", "step") and len(readings) == 1 and readings[0].name == "episode" and not any(
                 n.kin is Kin.REWARD for n in line.named):
             said_reward = _EPISODE_REWARD.search(s)
@@ -2526,6 +2534,7 @@ class GenericParser(StepLines[_Line]):
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=SPLIT_RECORD_LOSS))
         elif line.what == "epoch_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=EPOCH_SUMMARY_LOSS))
+            self._summary_scores(line, events)
         elif line.what == "step" and line.epoch_seconds is not None:
             # Keras 1's ``fit(verbose=2)``: the line is its epoch, said on the line above (``Epoch 3/15``)
             if self._epoch is None:
@@ -2681,6 +2690,17 @@ class GenericParser(StepLines[_Line]):
         if step.epoch is None and not step.ends_at_total:
             self._amend_step(events, held, replace(step, epoch=summed.value, epoch_total=summed.total))
             self._last = (self._last[0], summed.value)
+
+    def _summary_scores(self, line: _Line, events: list[Event]) -> None:
+        """An epoch summary's evaluation scores beside its training loss, each named by its split (``Epoch 10/10 - Train
+        Loss: 1.0050, Train Acc: 76.96%, Test Acc: 71.23%`` after the epoch's bar): that epoch's evaluation, at the
+        step just logged, a share as printed; the training split's own figures none."""
+        step = self._last[0] if self._last is not None else None
+        for named in beside(line.text, in_shares=True):
+            if named.kin is Kin.EVAL and set(named.name.split(" ")) & EVAL_WORDS:
+                label = _named_label(named, line.text)
+                self._evals[label] = named.value
+                events.append(EvalResult(at=line.at, name=label, value=named.value, step=step))
 
     def _summed_pass(self, summed: Reading, events: list[Event]) -> None:
         """An epoch's record after an unsized bar that named none (DGL GraphBolt's ``Training: 1178it`` then ``Epoch

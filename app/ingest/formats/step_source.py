@@ -79,6 +79,27 @@ def evaluation_stage(head: str) -> bool:
     return tag is not None and tag.group(1).lower() in EVAL_WORDS
 
 
+# A named accuracy printed as a count of a total and the fraction they make, on a line of its own (build-nanogpt's
+# ``HellaSwag accuracy: 3045/10042=0.3032``, after its ``validation loss:``): a benchmark's or a split's score.
+_COUNTED_SCORE = re.compile(
+    r"^([A-Za-z][\w.-]{0,30}(?: [A-Za-z][\w.-]{0,30}){0,2}) (acc(?:uracy)?|acc_norm)\s?:\s?(\d{1,12})\s?/\s?(\d{1,12})"
+    r"\s?=\s?(\d(?:\.\d+)?)$", re.IGNORECASE)
+
+
+def counted_score(text: str) -> tuple[str, str, float] | None:
+    """The name, as printed, and the fraction of a named accuracy printed as ``count/total=fraction``
+    (``HellaSwag accuracy: 3045/10042=0.3032`` → ``("HellaSwag accuracy", "hellaswag accuracy", 0.3032)``), where
+    the count is of the total and the fraction theirs; None for any other line."""
+    m = _COUNTED_SCORE.match(text)
+    if m is None:
+        return None
+    count, total, fraction = int(m.group(3)), int(m.group(4)), float(m.group(5))
+    if not 0 < total or count > total or fraction > 1 or abs(count / total - fraction) > 0.001:
+        return None
+    printed = f"{m.group(1)} {m.group(2)}"
+    return printed, normalise(printed), fraction
+
+
 def shares(text: str) -> list[tuple[str, float]]:
     """The scores a record prints as a count of a total and its share (``Accuracy: 9466/11005 (86%)`` →
     ``("accuracy", 86.0)``: the share as printed, in per cent)."""

@@ -66,6 +66,7 @@ from .stage import (
     measure,
     redrawn_after_end,
     same_position,
+    scored_by,
 )
 from .swarm import Swarm
 from .timing import (
@@ -168,6 +169,7 @@ def instant_evaluation(stage: Stage) -> bool:
             and bool(stage.eval_times) and 0.0 <= stage.eval_times[-1] - stage.step_time <= INSTANT_EVAL_SECONDS)
 
 
+SCORED_KEPT = 4096  # how many first printings of evaluation figures are kept, at most, per run
 TRAIN_LOSS_EVAL = "train_loss"  # an evaluation of the training split's loss (nanoGPT's ``train loss`` beside ``val loss``)
 EVAL_LOSS_NOTE = "estimated over evaluation batches"
 
@@ -179,6 +181,8 @@ class StepProgress:
         self._stage: Stage | None = None
         self._restarting = False
         self._pending_evals: dict[str, tuple[float | None, int | None]] = {}
+        # Each evaluation figure's value, by what it scores, at the step it was first printed: a best's own step
+        self._first_scored: dict[tuple[frozenset[str], float], int] = {}
         self._evaluating: TrainingPause | None = None  # a validation pass under way before any training step
         self._evaluating_ended = False  # a result read after that pass's latest line: it is over
         # A log that only evaluates (the lecture GPT's ``step 500: train loss 2.0049, val loss 2.0904`` every 500
@@ -913,7 +917,15 @@ class StepProgress:
             if stage is None:
                 self._evaluating_ended = True  # (a result of the pass before any step: it is over)
             return
-        step = event.step if event.step is not None else stage.latest.step
+        step: int | None = event.step if event.step is not None else stage.latest.step
+        scored = scored_by(event.name)
+        if scored is not None and event.value is not None:
+            if scored[0]:
+                # A best so far is the step's where that figure was first printed (``Best test accuracy: 85.38%``
+                # after the last epoch, reached at epoch 32): that step, or none where it was never read.
+                step = self._first_scored.get((scored[1], event.value))
+            elif step is not None and len(self._first_scored) < SCORED_KEPT:
+                self._first_scored.setdefault((scored[1], event.value), step)
         stage.take_eval(event.name, event.value, step, t)
         if event.step is None:
             stage.evals_placed.add(event.name)  # (JointBERT's results block prints no step: at the one logged before it)

@@ -819,3 +819,19 @@ def no_timing(stage: Stage, m: Measure) -> bool:
     """The log gives no time to measure by: no line printed a duration or a clock, and too few
     arrived live to time them by their arrival (a cold start on llm.c's main.log)."""
     return m.untimed
+
+
+# A best figure's words (``best_test_accuracy``), and a score's short names said whole, so that a best and the figure
+# it is the best of (``Test Acc``) name the same score.
+_BEST_WORDS = frozenset({"best"})
+_WHOLE_WORDS = {"acc": "accuracy", "ppl": "perplexity"}
+
+
+def scored_by(name: str) -> tuple[bool, frozenset[str]] | None:
+    """Whether an evaluation figure's name says a best so far, and the words of what it scores without it
+    (``best_test_accuracy`` and ``test_acc``: ``{test, accuracy}``); None for a name of no words."""
+    words = [_WHOLE_WORDS.get(w, w) for w in name.lower().replace("-", "_").replace(" ", "_").split("_") if w]
+    if not words:
+        return None
+    best = words[0] in _BEST_WORDS
+    return best, frozenset(words[1:] if best else words)

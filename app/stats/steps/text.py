@@ -43,6 +43,7 @@ from .stage import (
     lines_needed,
     printed_step_seconds,
     row_groups_per_step,
+    scored_by,
     step_seconds,
     timed_before_pass,
 )
@@ -225,11 +226,15 @@ def details(
             lines.append(("ETA " if latest.ends_at_total else "Epoch ends in ") + " · ".join(parts))
     evals, more = shown_evals(latest_evals(stage))
     if evals:
+        # (a logged count is no step, nor a count of an epoch's batches the evaluation followed)
+        said = not (latest.logged or latest.epoch_steps is not None or not latest.ends_at_total)
         lines.append("Eval " + " · ".join(eval_figure(name, value) for name, value, _ in evals) + more_evals(more)
-                     # (a logged count is no step, nor a count of an epoch's batches the evaluation followed)
-                     + ("" if latest.logged or latest.epoch_steps is not None or not latest.ends_at_total
-                        else eval_where(evals, count_noun(stage),
-                                        placed=all(name in stage.evals_placed for name, _, _ in evals))))
+                     + (eval_where(evals, count_noun(stage),
+                                   placed=all(name in stage.evals_placed for name, _, _ in evals)) if said else "")
+                     + "".join(f" · {eval_figure(name, value)}"
+                               + (eval_where([(name, value, step)], count_noun(stage),
+                                             placed=name in stage.evals_placed) if said else "")
+                               for name, value, step in older_bests(stage, evals)))
     data = data_line(stage)
     if data:
         lines.append(data)
@@ -747,6 +752,17 @@ def data_line(stage: Stage) -> str | None:
 def latest_evals(stage: Stage) -> list[tuple[str, float | None, int | None]]:
     """The figures of the latest evaluation step, in the order printed (all of them: ``shown_evals`` picks)."""
     return newest_evals([(name, value, step) for name, (value, step) in stage.evals.items()])
+
+
+def older_bests(stage: Stage, shown: Sequence[tuple[str, float | None, int | None]],
+                ) -> list[tuple[str, float | None, int | None]]:
+    """The bests so far printed beside the latest evaluation but reached at an earlier step (``Best test accuracy:
+    85.38%`` after the last epoch, first printed at epoch 32): each shown with its own step, never the latest's."""
+    names = {name for name, _, _ in shown}
+    bests: list[tuple[str, float | None, int | None]] = [
+        (name, value, step) for name, (value, step) in stage.evals.items()
+        if name not in names and step is not None and (scored := scored_by(name)) is not None and scored[0]]
+    return bests[:1]
 
 
 def newest_evals(items: Sequence[tuple[str, float | None, int | None]]) -> list[tuple[str, float | None, int | None]]:
