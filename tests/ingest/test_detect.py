@@ -823,6 +823,7 @@ REAL_FORMATS = {
     "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "generic",
     "startup-edvr-issue72-three-train-images-epochs-for-600000-iters-network-print-no-iteration.log": "generic",
     "startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log": "generic",
+    "generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log": "generic",
 }
 
 

@@ -2476,6 +2476,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "total_steps": 600000, "loss": None, "crash": None}),
     ("startup-spsr-issue38-lmdb-datasets-epochs-for-500000-iters-init-no-iteration.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": 500000, "loss": None, "crash": None}),
+    # OLMo's records: its logging fields (host:rank, logger:line, level) peeled, the bracketed [step=N/T,epoch=0] counter
+    # over its metrics one a line (name=value, thousands commas) one record; 78.634 s over 2 steps between the records
+    ("generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log", T0, "end",
+     "step 3/739328 · …", "measuring",
+     {"step": 3, "total_steps": 739328, "loss": 0.0, "grad_norm": 7.725906669975302e-08, "step_seconds": 78.634 / 2,
+      "tokens_per_second": 26676.0, "tokens_per_second_scope": "device", "data": epoch(0.0), "crash": None,
+      "finished": False}),
 ]  # fmt: skip
 
 
@@ -3102,6 +3109,8 @@ GENERIC_READ = {
     "generic-retinexformer-issue6-basicsr-start-padded-epoch-iters-500-3000-validation-psnr.log":
         "step, epoch, loss, lr, step time, ETA, eval",
     "generic-mmagic-issue82-esrgan-mmsr-padded-bracketed-iters-600-800-gan-losses.log": "step, epoch, lr",
+    "generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log":
+        "step, total, epoch, loss, grad norm, tok/s, tokens",
 }  # fmt: skip
 
 

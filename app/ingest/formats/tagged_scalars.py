@@ -27,7 +27,9 @@ def tagged(text: str) -> bool:
     return "/" in text and _TAGGED.match(text) is not None
 
 
-def _name(tag: str) -> str:
+def tag_name(tag: str) -> str:
+    """A tag's figure by its last part, a data split before it kept (``losses/q1_loss`` is ``q1_loss``, ``val/loss``
+    is ``val_loss``)."""
     parts = tag.split("/")
     first, last = parts[0].lower(), parts[-1]
     return f"{first}_{last}" if first in _SPLITS and not last.lower().startswith(first) else last
@@ -55,7 +57,7 @@ class TaggedScalars:
         self.step = step
         value = m.group(2)
         if value[:1] != "[" and number(value) is not None and len(self._figures) < _MOST:
-            self._figures.append((_name(m.group(1)), value))
+            self._figures.append((tag_name(m.group(1)), value))
         return True, record
 
     def record(self) -> str | None:
