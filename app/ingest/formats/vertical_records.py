@@ -20,9 +20,9 @@ from .fields import (
     TOTAL_PART,
     logger_table_read,
     number,
+    tag_name,
 )
 from .grammar import EVAL_WORDS, seconds
-from .tagged_scalars import tag_name
 
 # One figure a line: stable-baselines3's logger table (``|    ep_len_mean          | 200         |``, a group's own
 # row ``| rollout/                |             |``), rsl_rl's right-aligned ``   Mean value loss: 19.7410`` under
