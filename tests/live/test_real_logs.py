@@ -2618,6 +2618,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "total_steps": 804, "loss": None, "step_seconds": None}),
     ("hf-srlgrn-readme-squad-reader-running-training-num-steps-33894-no-step.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": 33894, "loss": None, "step_seconds": None}),
+    # OLMo's records: its logging fields (host:rank, logger:line, level) peeled, the bracketed [step=N/T,epoch=0] counter
+    # over its metrics one a line (name=value, thousands commas) one record; 78.634 s over 2 steps between the records
+    ("generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log", T0, "end",
+     "step 3/739328 · …", "measuring",
+     {"step": 3, "total_steps": 739328, "loss": 0.0, "grad_norm": 7.725906669975302e-08, "step_seconds": 78.634 / 2,
+      "tokens_per_second": 26676.0, "tokens_per_second_scope": "device", "data": epoch(0.0), "crash": None,
+      "finished": False}),
 ]  # fmt: skip
 
 
@@ -3275,6 +3282,8 @@ GENERIC_READ = {
     "generic-build-nanogpt-fork-practice-steps-498-501-validation-hellaswag-count-of-total-fraction.log": "step, loss, lr, step time, tok/s, eval",
     "generic-minillm-readme-build-nanogpt-steps-19067-19071-validation-hellaswag-count-of-total-fraction.log": "step, loss, lr, step time, tok/s, eval",
     "generic-cleanai-ts4-finetune-epochs-1-9-of-10-bars-then-train-loss-train-acc-test-acc-percent.log": "step, epoch, loss, step time, elapsed, ETA, eval",
+    "generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log":
+        "step, total, epoch, loss, grad norm, tok/s, tokens",
 }  # fmt: skip
 
 

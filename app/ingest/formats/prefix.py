@@ -147,9 +147,14 @@ _LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?|\[{_LEVEL} *\| *[\w.<
 # torchrun's ``[rank0]:``/``[default0]:``, mpirun's ``[1,0]<stdout>:``, Lightning's ``[rank: 0] ``.
 # A rank or worker named bare before a separator (``rank 1 | ``, ``worker 3: ``); DeepSpeed's and Megatron's
 # ``[Rank 0] `` leading the line (``print_rank_0``'s, and ``log_dist``'s once its logging fields are off).
+# MXNet's distributed examples log each worker's lines behind its rank in the kvstore (``Node[0] ``: their
+# ``logging.basicConfig(format='%(asctime)-15s Node[' + str(kv.rank) + '] %(message)s')``), after the time.
+# OLMo's ``setup_logging`` writes its fields tab-separated: the host and its local rank, the logger and its line, the
+# level (``quick-rain-shines-fin-03:0\tolmo.train:979\tINFO\t``; an issue's paste turns each tab into spaces).
 _RANK = re.compile(
     r"\[(?:rank|default)(\d{1,6})\]:\s?|\[\d{1,6},(\d{1,6})\]<std(?:out|err)>:\s?|\[rank: (\d{1,6})\]:? "
-    r"|(?i:rank|worker) ?(\d{1,6}) ?[|:] |\[(?i:rank) (\d{1,6})\]:? ?"
+    r"|(?i:rank|worker) ?(\d{1,6}) ?[|:] |\[(?i:rank) (\d{1,6})\]:? ?|Node\[(\d{1,6})\] "
+    rf"|[\w.-]{{1,253}}:(\d{{1,6}})(?:\t| {{2,8}})[\w.<>-]{{1,120}}:\d{{1,6}}(?:\t| {{2,8}}){_LEVEL}(?:\t| {{1,8}})"
 )
 # A process named by the launcher that gathers its output: Ray's ``(pid=4242) ``, ``(RayTrainWorker
 # pid=4242, ip=10.0.0.1) ``, SkyPilot's ``(task, pid=4242) `` and, on several nodes, ``(worker1,
@@ -240,7 +245,7 @@ class PrefixReader:
         for _ in range(_MAX_PEELS):
             m = _RANK.match(line, pos)
             if m is not None:
-                rank = int(m.group(1) or m.group(2) or m.group(3) or m.group(4) or m.group(5))
+                rank = int(next(group for group in m.groups() if group is not None))
                 pos = m.end()
                 continue
             m = _PROCESS.match(line, pos)

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import re
 
-from .fields import NUM, number
+from .fields import NUM, number, tag_name
 
 _TAGGED = re.compile(rf"^\s*([A-Za-z_][\w.-]{{0,40}}(?:/[\w.-]{{1,60}}){{1,4}})\s+(\[?{NUM}\]?)\s+(\d{{1,12}})\s*$")
-_SPLITS = frozenset({"train", "training", "val", "valid", "validation", "eval", "test"})
 # A record holds this many figures at most (a runaway of tags at one step is cut, never grown without bound).
 _MOST = 64
 
@@ -25,12 +24,6 @@ _MOST = 64
 def tagged(text: str) -> bool:
     """Whether the line is one ``tag value step`` scalar."""
     return "/" in text and _TAGGED.match(text) is not None
-
-
-def _name(tag: str) -> str:
-    parts = tag.split("/")
-    first, last = parts[0].lower(), parts[-1]
-    return f"{first}_{last}" if first in _SPLITS and not last.lower().startswith(first) else last
 
 
 class TaggedScalars:
@@ -55,7 +48,7 @@ class TaggedScalars:
         self.step = step
         value = m.group(2)
         if value[:1] != "[" and number(value) is not None and len(self._figures) < _MOST:
-            self._figures.append((_name(m.group(1)), value))
+            self._figures.append((tag_name(m.group(1)), value))
         return True, record
 
     def record(self) -> str | None:

@@ -20,6 +20,7 @@ from .fields import (
     TOTAL_PART,
     logger_table_read,
     number,
+    tag_name,
 )
 from .grammar import EVAL_WORDS, seconds
 
@@ -58,6 +59,14 @@ _COUNTER = re.compile(r"(?i)^[-=#* ]*(epoch|iteration|iter|step|update|episode) 
 # that is no split's word (BehindTheScenes' ``Vis metrics:``, its visualising evaluator) names an evaluation too.
 _EVAL_COUNTER = re.compile(r"(?i)^\s*(epoch)\s?\[?(\d{1,9})\]? - (?:evaluation time \(seconds\): \d[\d.]* - )?"
                            r"([A-Za-z][\w-]{0,20}) metrics:\s*$")
+# A counter in brackets, its position and the epoch as ``key=value`` pairs, over its figures one a line, each ``name=value``
+# (a count's thousands parted by commas as Python's ``{:,}`` prints them): OLMo's trainer logs each step so
+# (olmo/train.py's ``log_metrics_to_console``: ``[step=1010/15000,epoch=0]`` then ``    train/CrossEntropyLoss=2.956``,
+# ``    throughput/device/tokens_per_second=67,742``), OLMo-core's console logger with the time left after them
+# (``[step=100/2000,epoch=0,eta=5h11m]``).
+_KEYED_COUNTER = re.compile(r"^\[(step|iter|iteration|batch)=(\d{1,12}(?:/\d{1,12})?)((?:,[a-z_]{1,20}=[\w.:-]{1,20}){0,4})\]:?\s*$")
+_KEYED_EPOCH = re.compile(r",epoch=(\d{1,9})\b")
+_KEYED_FIGURE = re.compile(r"^\s{2,}([A-Za-z][\w ()./-]{0,80}?)=(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))\s*$")
 _TRAIN_SPLITS = frozenset({"train", "training"})
 _ONE_FIGURE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9 ()./_-]{0,60}?)\s?:\s+(-?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)(?: ?(?:s|ms|%))?)"
                          r"\s*$")
@@ -87,7 +96,7 @@ _EPOCH_LOGGER_SIGN = frozenset({"AverageEpRet", "TotalEnvInteracts", "EpRet"})
 _EPISODE_REWARD = ("ep_rew_mean", "ep_rewmean", "eprewmean")
 
 
-_COUNTER_HEADS = frozenset("-=#* EeIiSsUu")
+_COUNTER_HEADS = frozenset("-=#* EeIiSsUu[")
 
 
 def vertical_start(text: str) -> bool:
@@ -233,6 +242,11 @@ class VerticalRecord:
                 # evaluation's by the heading, never a split's it does not name nor the training loss)
                 self.tagged = tuple((f"{split} {n}", v) for n, v in pairs[1:])
             return " | ".join([f"Epoch: {evaluated.group(2)}", *(f"{named} {n}: {v}" for n, v in pairs[1:])])
+        keyed = _KEYED_COUNTER.match(counter)
+        if keyed is not None:
+            epoch = _KEYED_EPOCH.search(keyed.group(3))
+            counters = [f"{keyed.group(1).capitalize()}: {keyed.group(2)}"] + ([f"Epoch: {epoch.group(1)}"] if epoch else [])
+            return " | ".join([*counters, *(f"{n}: {v}" for n, v in pairs[1:])])
         m = _COUNTER.match(counter)
         assert m is not None  # (a counter is one by its pattern)
         counters = [f"{m.group(1).capitalize()}: {m.group(2).replace(' ', '')}"]
@@ -348,12 +362,17 @@ def _sb_name(name: str, parts: bool) -> str:
 
 def _counter_line(text: str) -> bool:
     """Whether a line is a counter's, its figures to follow one a line (``Epoch: 3``; an epoch's evaluation heading)."""
+    if text[:1] == "[":
+        return _KEYED_COUNTER.match(text) is not None
     return _COUNTER.match(text) is not None or _EVAL_COUNTER.match(text) is not None
 
 
 def _line_figures(text: str) -> list[tuple[str, str]] | None:
     """The figures of a line under a counter: one (``Policy Loss: 0.12``), or several parted by semicolons or commas
     (``d_A_loss: 1.0063; g_A_loss: 1.0801; ``); None when any piece of it is not a figure."""
+    keyed = _KEYED_FIGURE.match(text) if "=" in text else None
+    if keyed is not None:
+        return [(_keyed_name(keyed.group(1).strip()), keyed.group(2).replace(",", ""))]
     pieces = [piece for piece in _FIGURES_SPLIT.split(text.strip()) if piece]
     if len(pieces) < 2:
         figure = _ONE_FIGURE.match(text)
@@ -368,6 +387,16 @@ def _line_figures(text: str) -> list[tuple[str, str]] | None:
             return None
         figures.append((name, figure.group(2).replace(" ", "")))
     return figures
+
+
+def _keyed_name(name: str) -> str:
+    """A keyed figure's name as the grammar reads it: a metric's path by its last part, a data split before it kept, as a
+    tag's (``train/CrossEntropyLoss`` is ``train_CrossEntropyLoss``, ``optim/total_grad_norm`` is ``total_grad_norm``);
+    a figure of one device's said so (``throughput/device/tokens_per_second`` is ``tokens_per_second_per_device``)."""
+    if "/" not in name:
+        return name
+    per_device = "device" in name.lower().split("/")[:-1]
+    return tag_name(name) + ("_per_device" if per_device else "")
 
 
 def _mean_iteration_seconds(pairs: list[tuple[str, str]]) -> float | None:

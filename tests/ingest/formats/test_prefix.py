@@ -110,6 +110,14 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     # actor
     ("[INFO] [05/01/2024 12:00:00.123] [RabitTracker-akka.actor.default-dispatcher-9] [akka://RabitTracker/user/Handler] ",
      MAY_1 + 0.123, None),
+    # MXNet's distributed examples: each worker's lines behind its rank in the kvstore, after the time (apache/mxnet
+    # example/kaggle-ndsb1/README.md: ``2016-01-16 22:03:48,269 Node[0] Epoch[49] Train-accuracy=0.664038``)
+    ("2024-05-01 12:00:00,123 Node[0] ", MAY_1 + 0.123, 0),
+    ("2024-05-01 12:00:00,123 Node[3] ", MAY_1 + 0.123, 3),
+    # OLMo's logging fields, tab-separated: the host and its local rank, the logger and its line, the level; an issue's
+    # paste turns each tab into spaces (allenai/OLMo issue 692: ``intern-studio-160750:0  olmo.train:908  INFO    ``)
+    ("2024-05-01 12:00:00.123\tquick-rain-shines-fin-03:0\tolmo.train:979\tINFO\t", MAY_1 + 0.123, 0),
+    ("2024-05-01 12:00:00.123 intern-studio-160750:1  olmo.train:908  INFO    ", MAY_1 + 0.123, 1),
 ]
 
 
@@ -219,6 +227,8 @@ MAKERS: dict[str, Callable[[int], str]] = {
     "kubectl": lambda i: f"2024-05-01T12:00:{i % 60:02d}.123456789Z ",
     "absl": lambda i: f"I0501 12:00:{i % 60:02d}.123456 1402 train.py:88] ",
     "stacked-coloured": lambda i: f"0: [rank0]:\x1b[32m2024-05-01 12:00:{i % 60:02d},000\x1b[0m - \x1b[1mINFO\x1b[0m - ",
+    "mxnet-node": lambda i: f"2024-05-01 12:{i // 60 % 60:02d}:{i % 60:02d},123 Node[0] ",
+    "olmo-fields": lambda i: f"2024-05-01 12:{i // 60 % 60:02d}:{i % 60:02d}.123\tquick-rain-shines-fin-03:0\tolmo.train:979\tINFO\t",
 }
 
 

@@ -186,6 +186,17 @@ def test_a_series_first_two_records_are_steps_once_it_is_known() -> None:
     assert all(s.loss is not None and s.loss != s.loss for s in got)  # (NaN from the first)
 
 
+def test_a_step_said_as_it_begins_is_no_step_done() -> None:
+    # Composed in the same callback's shape, cut as batch 5 begins: batch 4 is the last step done, its record the last;
+    # batch 5 has begun and printed nothing of its own (no loss, no end), so the position stays at 4.
+    lines: list[str] = []
+    for batch in range(1, 5):
+        lines += [f"Training batch {batch} begins.", f"Training batch {batch} ends with loss 0.{batch}5."]
+    lines.append("Training batch 5 begins.")
+    got = steps(feed(lines))
+    assert [(s.step, s.loss) for s in got] == [(1, 0.15), (2, 0.25), (3, 0.35), (4, 0.45)]
+
+
 def test_a_test_pass_led_by_its_stage_and_position_is_an_evaluation_under_way() -> None:
     # Composed in the shape of torchvision's detection reference (MetricLogger): epoch 0's last training records, the
     # epoch's closing line, then the test pass over 5000 images, its ``time`` the evaluation's (0.1035 s), no figure of
