@@ -841,6 +841,8 @@ REAL_FORMATS = {
     "generic-adv2025-readme-dcgan-epochs-1-and-50-of-50-d-g-own-names.log": "generic",
     "generic-pymc-pr991-advi-iterations-0-to-18000-percent-elbo-own-name.log": "generic",
     "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "generic",
+    "generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log": "generic",
+    "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "generic",
 }
 
 

@@ -2585,6 +2585,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log", T0, "end", "step 12 · no timing",
      "measuring", {"step": 12, "total_steps": None, "loss": 112050.76936069256, "loss_note": "inertia", "figures": None,
                    "eval": None}),
+    # An evolutionary search's generations: the position said as a generation, never a step, its best fitness (raised,
+    # no loss) under its own name; the best individual's size beside it no figure
+    ("generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log", T0, "end",
+     "generation 19 · no timing", "measuring",
+     {"step": 19, "total_steps": None, "step_unit": "generation", "loss": None, "loss_note": None,
+      "figures": {"figure/Best Fitness": 0.9365942028985508}, "eval": None}),
+    ("generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log", T0, "end",
+     "generation 23 · no timing", "measuring",
+     {"step": 23, "total_steps": None, "step_unit": "generation", "loss": None, "loss_note": None,
+      "figures": {"figure/Best Fitness": -4.0}, "eval": None}),
 ]  # fmt: skip
 
 
@@ -3228,6 +3238,8 @@ GENERIC_READ = {
     "generic-adv2025-readme-dcgan-epochs-1-and-50-of-50-d-g-own-names.log": "step, total, epoch",
     "generic-pymc-pr991-advi-iterations-0-to-18000-percent-elbo-own-name.log": "step",
     "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "step, loss",
+    "generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log": "step",
+    "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "step",
 }  # fmt: skip
 
 

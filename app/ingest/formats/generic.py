@@ -269,7 +269,7 @@ _VALUE_NAME = re.compile(rf"({NUM})(?: (s|ms))? ([A-Za-z][A-Za-z ]{{0,20}})")
 # A position's names that say nothing of whose count it is (the run's or its epoch's).
 _PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
 # A position named by a word that counts no training step: said by that word (TrainStep.counter)
-_OWN_COUNTERS = frozenset({"episode"})
+_OWN_COUNTERS = frozenset({"episode", "generation"})
 # A count of the data itself, its unit printed after its total (cryoNeFEN's ``[900/6034 images]``): said in that unit
 # (TrainStep.counter), its time and rate that unit's, never a step's.
 _COUNT_UNIT = re.compile(r"(?<![\w.])(\d{1,12})\s?/\s?(\d{1,12})\s(images|imgs|samples|examples|sequences|particles)\b",
@@ -1730,6 +1730,8 @@ class GenericParser(StepLines[_Line]):
                 and (clock := value_elapsed(s)) is not None:
             readings.append(Reading(Field.ELAPSED, "elapsed", clock))  # (OpenNMT-py's ``… 18163 s elapsed``: run_clock.py)
         lone = _lone_figure(unknown, readings) if unknown and not record and groups is None else None
+        if lone is None and unknown and not record and groups is None:
+            lone = _generation_figures(unknown, readings)
         line = _Line("step", at, readings, text=s, train=trained)
         if lone is not None and lone[1]:
             (line.loss_note, lone_loss), = lone[0]
@@ -3519,6 +3521,32 @@ def _lone_figure(unknown: list[tuple[str, str | None, str, str | None]],
         return None  # (a loss beside other figures: which is the model's, the line does not say; a GAN's ``lossD:
         # 0.45 lossG: 1.21`` its networks' losses, _part_losses')
     return tuple(figures), lossy
+
+
+# What an evolutionary search's generation line prints beside its fitness that is no figure of the search's progress:
+# a count, a size, a setting, a rate, a time (``Best Size: 4``, the best individual's own size, not read).
+_NOT_GENERATION_FIGURE = _NOT_LONE - {"best", "min", "max"}
+
+
+def _generation_figures(unknown: list[tuple[str, str | None, str, str | None]],
+                        readings: list[Reading]) -> tuple[tuple[tuple[str, float], ...], bool] | None:
+    """The figures of an evolutionary search's line a generation (``Generation 12, Best Fitness: 0.93``, ``Generation 10
+    | Best Fitness: -5 | Best Size: 5``): its position the generation (said so, TrainStep.counter), its fitness, best or
+    mean, a figure under its own name, never a loss (a search raises its fitness; a loss printed so is the grammar's);
+    a count or a size beside it (``Best Size``) no figure. None for any other line, or one whose figures are none of
+    these (a line of prose)."""
+    if (not all(r.field in (Field.STEP, Field.TOTAL) for r in readings)
+            or not any(r.field is Field.STEP and r.name == "generation" for r in readings)):
+        return None
+    figures: list[tuple[str, float]] = []
+    for raw, paren, value_text, unit in unknown:
+        words = normalise(raw).split(" ")
+        if unit is not None or paren is not None or len(words) > 3 or set(words) & (EVAL_WORDS | _NOT_GENERATION_FIGURE):
+            continue
+        value = number(value_text)
+        if value is not None:
+            figures.append((raw.strip(), value))
+    return (tuple(figures), False) if 1 <= len(figures) <= _LONE_FIGURES_MAX else None
 
 
 def _own_figure(line: _Line) -> bool:
