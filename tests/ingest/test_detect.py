@@ -843,6 +843,8 @@ REAL_FORMATS = {
     "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "generic",
     "generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log": "generic",
     "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "generic",
+    "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "generic",
+    "generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log": "generic",
 }
 
 

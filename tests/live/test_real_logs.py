@@ -2595,6 +2595,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "generation 23 · no timing", "measuring",
      {"step": 23, "total_steps": None, "step_unit": "generation", "loss": None, "loss_note": None,
       "figures": {"figure/Best Fitness": -4.0}, "eval": None}),
+    # A closing line naming the run's end and its last figure: PyMC's ADVI ``Finished [100%]: Average Loss = 41.662``
+    # after its bar, the loss under its printed name (the bar's 41.678 an earlier average); ``Finished [100%]: ELBO =
+    # -225.56`` after its iteration lines, the run done, its ELBO (raised, no loss) under its own name
+    ("generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log", T0, "end", "done · step 50000/50000",
+     "done", {"step": 50000, "total_steps": 50000, "loss": 41.662, "loss_note": "Average Loss in its closing line",
+              "figures": None, "eval": None, "finished": True}),
+    ("generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log", T0, "end", "done · step 45000",
+     "done", {"step": 45000, "total_steps": None, "loss": None, "loss_note": None,
+              "figures": {"figure/ELBO": -225.56}, "eval": None, "finished": True}),
 ]  # fmt: skip
 
 
@@ -3240,6 +3249,8 @@ GENERIC_READ = {
     "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "step, loss",
     "generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log": "step",
     "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "step",
+    "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "step, total, loss, step time, elapsed, ETA",
+    "generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log": "step",
 }  # fmt: skip
 
 

@@ -66,6 +66,7 @@ from .classes import (
 )
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
+from .endings import CLOSING_FIGURE
 from .epoch_time import epoch_time, epochs_planned
 from .fairseq_lua import FairseqLuaRecords
 from .fields import (
@@ -403,6 +404,9 @@ _RESUMED = re.compile(r"(?:^|\s-\s)(?:(?:start(?:ing|ed)?|resum(?:e|ing|ed)|cont
 _NAN_SAID = re.compile(r"\b(?:Model diverged with loss = NaN|NaN loss during training)\b")
 # TF Estimator's ``train()`` returning: ``Loss for final step: 0.79459095.``, the last step's loss (its step unprinted).
 _FINAL_STEP_LOSS = re.compile(rf"^Loss for final step: ({NUM})\.?$")
+# How a loss read from the run's closing line (endings.py's CLOSING_FIGURE) is said, after its printed name
+# (``Loss 41.662 (Average Loss in its closing line, as printed)``): the run's last figure, not a step line's.
+CLOSING_LINE = "in its closing line"
 # TF Estimator's evaluation written out: ``Saving dict for global step 214: accuracy = 0.6466, global_step = 214,
 # loss = 2.4514768``, its figures ``name = value`` after the step it evaluated.
 _ESTIMATOR_EVAL = re.compile(r"^Saving dict for global step (\d{1,12}): (.{1,2000})$")
@@ -1264,6 +1268,12 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("epoch", at, [said], text=s)
         if s[:4] == "Loss" and self._last is not None and (final := _FINAL_STEP_LOSS.match(s)) is not None:
             return Kind.FULL, _Line("final_loss", at, [Reading(Field.LOSS, "loss", float(final.group(1)))], text=s)
+        if ("00%]" in s or "inal " in s) and self._last is not None and (closing := CLOSING_FIGURE.match(s)) is not None:
+            value = number(closing.group("value"))
+            if value is not None:
+                # the run's closing line, its last figure named (endings.py reads its end): PyMC's ``Finished [100%]:
+                # Average Loss = 41.662``, the loss; ``Finished [100%]: ELBO = -225.56``, a figure under its own name
+                return Kind.FULL, _Line("closing_figure", at, [Reading(Field.LOSS, closing.group("name"), value)], text=s)
         if s[:7] == "Saving " and (saved := _ESTIMATOR_EVAL.match(s)) is not None:
             return Kind.FULL, self._estimator_eval(saved, at, s)
         if "NaN" in s and self._last is not None and _NAN_SAID.search(s):
@@ -2494,6 +2504,14 @@ class GenericParser(StepLines[_Line]):
                 else:
                     self._total = int(said.value)
                     events.append(RunInfo(at=line.at, total_steps=self._total))
+        elif line.what == "closing_figure":
+            name, value = line.readings[0].name, line.readings[0].value
+            words = normalise(name).split(" ")
+            if ("loss" in words or normalise(name) in _LOSS_NAMES) and not set(words) & EVAL_WORDS:
+                events.append(StepFigures(at=line.at, loss=value, loss_note=f"{name} {CLOSING_LINE}"))
+            else:
+                events.append(StepFigures(at=line.at, figures=((FIGURE_PART + name, value),)))
+            self._ended = self._last  # (an evaluation after it is the run's final one)
         elif line.what == "final_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=FINAL_STEP_LOSS))
             self._ended = self._last  # (train() returned: an evaluation after it is the run's final one)
