@@ -1269,11 +1269,12 @@ class GenericParser(StepLines[_Line]):
         if s[:4] == "Loss" and self._last is not None and (final := _FINAL_STEP_LOSS.match(s)) is not None:
             return Kind.FULL, _Line("final_loss", at, [Reading(Field.LOSS, "loss", float(final.group(1)))], text=s)
         if ("00%]" in s or "inal " in s) and self._last is not None and (closing := CLOSING_FIGURE.match(s)) is not None:
-            value = number(closing.group("value"))
-            if value is not None:
+            closing_value = number(closing.group("value"))
+            if closing_value is not None:
                 # the run's closing line, its last figure named (endings.py reads its end): PyMC's ``Finished [100%]:
                 # Average Loss = 41.662``, the loss; ``Finished [100%]: ELBO = -225.56``, a figure under its own name
-                return Kind.FULL, _Line("closing_figure", at, [Reading(Field.LOSS, closing.group("name"), value)], text=s)
+                return Kind.FULL, _Line("closing_figure", at, [Reading(Field.LOSS, closing.group("name"), closing_value)],
+                                 text=s)
         if s[:7] == "Saving " and (saved := _ESTIMATOR_EVAL.match(s)) is not None:
             return Kind.FULL, self._estimator_eval(saved, at, s)
         if "NaN" in s and self._last is not None and _NAN_SAID.search(s):
