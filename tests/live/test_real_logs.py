@@ -2625,6 +2625,25 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 3, "total_steps": 739328, "loss": 0.0, "grad_norm": 7.725906669975302e-08, "step_seconds": 78.634 / 2,
       "tokens_per_second": 26676.0, "tokens_per_second_scope": "device", "data": epoch(0.0), "crash": None,
       "finished": False}),
+    # An evolutionary search's generations: the position said as a generation, never a step, its best fitness (raised,
+    # no loss) under its own name; the best individual's size beside it no figure
+    ("generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log", T0, "end",
+     "generation 19 · no timing", "measuring",
+     {"step": 19, "total_steps": None, "step_unit": "generation", "loss": None, "loss_note": None,
+      "figures": {"figure/Best Fitness": 0.9365942028985508}, "eval": None}),
+    ("generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log", T0, "end",
+     "generation 23 · no timing", "measuring",
+     {"step": 23, "total_steps": None, "step_unit": "generation", "loss": None, "loss_note": None,
+      "figures": {"figure/Best Fitness": -4.0}, "eval": None}),
+    # A closing line naming the run's end and its last figure: PyMC's ADVI ``Finished [100%]: Average Loss = 41.662``
+    # after its bar, the loss under its printed name (the bar's 41.678 an earlier average); ``Finished [100%]: ELBO =
+    # -225.56`` after its iteration lines, the run done, its ELBO (raised, no loss) under its own name
+    ("generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log", T0, "end", "done · step 50000/50000",
+     "done", {"step": 50000, "total_steps": 50000, "loss": 41.662, "loss_note": "Average Loss in its closing line",
+              "figures": None, "eval": None, "finished": True}),
+    ("generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log", T0, "end", "done · step 45000",
+     "done", {"step": 45000, "total_steps": None, "loss": None, "loss_note": None,
+              "figures": {"figure/ELBO": -225.56}, "eval": None, "finished": True}),
 ]  # fmt: skip
 
 
@@ -3284,6 +3303,10 @@ GENERIC_READ = {
     "generic-cleanai-ts4-finetune-epochs-1-9-of-10-bars-then-train-loss-train-acc-test-acc-percent.log": "step, epoch, loss, step time, elapsed, ETA, eval",
     "generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log":
         "step, total, epoch, loss, grad norm, tok/s, tokens",
+    "generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log": "step",
+    "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "step",
+    "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "step, total, loss, step time, elapsed, ETA",
+    "generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log": "step",
 }  # fmt: skip
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from ...stats.events import StageEnd
+from .fields import NUM
 
 MAX_MESSAGE_CHARS = 240
 
@@ -72,6 +73,15 @@ _ENDED = re.compile(
     r"|(?:模型)?训练(?:已经?)?(?:完成|结束|完毕)|(?:完成|结束)训练|停止训练"
     r"|最终(?:模型|权重)(?:已经?)?保存|保存最终(?:模型|权重))"
 )
+# A closing line that names the run's end and its last figure, the end said of the whole run: by the plan's full share
+# beside the end word (PyMC's ADVI, ``Finished [100%]: Average Loss = 41.662``, ``Finished [100%]: ELBO = -225.56``), or
+# by the figure being called the final one (``Training finished. Final loss: 0.6842``). One rule, its figure under its
+# printed name (``name``, ``value``): a mid-run ``Done. loss: 0.3`` says neither and is no end.
+CLOSING_FIGURE = re.compile(
+    r"(?i)^\W{0,4}(?:(?:finished|done|completed?)\s?\[100(?:\.0+)?\s?%\]\s?:\s*(?:final )?"
+    r"|(?:(?:training|optimi[sz]ation|fitting|run) (?:is |has )?)?(?:finished|done|completed?|ended)[.!:]+\s*final )"
+    rf"(?P<name>[A-Za-z][\w -]{{0,30}}?)\s?[:=]\s?(?P<value>{NUM})\.?$"
+)
 # The script turns from training to generating a sample (Karpathy's ``gpt.py`` and the nanoGPT-style scripts
 # after it print ``Generating...`` once their loop is over, then the text): the word alone, as a heading.
 _GENERATING = re.compile(
@@ -103,7 +113,7 @@ def ending(message: str) -> StageEnd | None:
     history = _WANDB_HISTORY.match(message) if message[:1] in "wu" else None
     if history is not None:
         return StageEnd(None, summary=_clip(message), said=True, step=int(history.group(1)))
-    if _ENDED.match(message) or _WANDB_END.match(message) or _PROMPT.match(message) or _GENERATING.match(message):
+    if _ENDED.match(message) or CLOSING_FIGURE.match(message) or _WANDB_END.match(message) or _PROMPT.match(message) or _GENERATING.match(message):
         return StageEnd(None, summary=_clip(message), said=True)
     if _SAVED.match(message) and not _MIDRUN_SAVE.search(message):
         return StageEnd(None, summary=_clip(message), said=True, saved=True)
@@ -113,7 +123,8 @@ def ending(message: str) -> StageEnd | None:
 def stops_training(message: str) -> bool:
     """True when ``message`` says the training itself stopped or ended (not only that the shell came back,
     wandb closed or the model was saved): a log whose only run news it is is still a training log."""
-    return _EARLY.match(message) is not None or _ENDED.match(message) is not None
+    return (_EARLY.match(message) is not None or _ENDED.match(message) is not None
+            or CLOSING_FIGURE.match(message) is not None)
 
 
 def _clip(text: str) -> str:

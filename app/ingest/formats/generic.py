@@ -66,6 +66,7 @@ from .classes import (
 )
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
+from .endings import CLOSING_FIGURE
 from .epoch_time import epoch_time, epochs_planned
 from .fairseq_lua import FairseqLuaRecords
 from .fields import (
@@ -275,7 +276,7 @@ _VALUE_NAME = re.compile(rf"({NUM})(?: (s|ms))? ([A-Za-z][A-Za-z ]{{0,20}})")
 # A position's names that say nothing of whose count it is (the run's or its epoch's).
 _PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
 # A position named by a word that counts no training step: said by that word (TrainStep.counter)
-_OWN_COUNTERS = frozenset({"episode"})
+_OWN_COUNTERS = frozenset({"episode", "generation"})
 # A count of the data itself, its unit printed after its total (cryoNeFEN's ``[900/6034 images]``): said in that unit
 # (TrainStep.counter), its time and rate that unit's, never a step's.
 _COUNT_UNIT = re.compile(r"(?<![\w.])(\d{1,12})\s?/\s?(\d{1,12})\s(images|imgs|samples|examples|sequences|particles)\b",
@@ -409,6 +410,9 @@ _RESUMED = re.compile(r"(?:^|\s-\s)(?:(?:start(?:ing|ed)?|resum(?:e|ing|ed)|cont
 _NAN_SAID = re.compile(r"\b(?:Model diverged with loss = NaN|NaN loss during training)\b")
 # TF Estimator's ``train()`` returning: ``Loss for final step: 0.79459095.``, the last step's loss (its step unprinted).
 _FINAL_STEP_LOSS = re.compile(rf"^Loss for final step: ({NUM})\.?$")
+# How a loss read from the run's closing line (endings.py's CLOSING_FIGURE) is said, after its printed name
+# (``Loss 41.662 (Average Loss in its closing line, as printed)``): the run's last figure, not a step line's.
+CLOSING_LINE = "in its closing line"
 # TF Estimator's evaluation written out: ``Saving dict for global step 214: accuracy = 0.6466, global_step = 214,
 # loss = 2.4514768``, its figures ``name = value`` after the step it evaluated.
 _ESTIMATOR_EVAL = re.compile(r"^Saving dict for global step (\d{1,12}): (.{1,2000})$")
@@ -1271,6 +1275,13 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("epoch", at, [said], text=s)
         if s[:4] == "Loss" and self._last is not None and (final := _FINAL_STEP_LOSS.match(s)) is not None:
             return Kind.FULL, _Line("final_loss", at, [Reading(Field.LOSS, "loss", float(final.group(1)))], text=s)
+        if ("00%]" in s or "inal " in s) and self._last is not None and (closing := CLOSING_FIGURE.match(s)) is not None:
+            closing_value = number(closing.group("value"))
+            if closing_value is not None:
+                # the run's closing line, its last figure named (endings.py reads its end): PyMC's ``Finished [100%]:
+                # Average Loss = 41.662``, the loss; ``Finished [100%]: ELBO = -225.56``, a figure under its own name
+                return Kind.FULL, _Line("closing_figure", at, [Reading(Field.LOSS, closing.group("name"), closing_value)],
+                                 text=s)
         if s[:7] == "Saving " and (saved := _ESTIMATOR_EVAL.match(s)) is not None:
             return Kind.FULL, self._estimator_eval(saved, at, s)
         if "NaN" in s and self._last is not None and _NAN_SAID.search(s):
@@ -1745,6 +1756,8 @@ class GenericParser(StepLines[_Line]):
                 and (clock := value_elapsed(s)) is not None:
             readings.append(Reading(Field.ELAPSED, "elapsed", clock))  # (OpenNMT-py's ``… 18163 s elapsed``: run_clock.py)
         lone = _lone_figure(unknown, readings) if unknown and not record and groups is None else None
+        if lone is None and unknown and not record and groups is None:
+            lone = _generation_figures(unknown, readings)
         line = _Line("step", at, readings, text=s, train=trained)
         if lone is not None and lone[1]:
             (line.loss_note, lone_loss), = lone[0]
@@ -2508,6 +2521,14 @@ class GenericParser(StepLines[_Line]):
                 else:
                     self._total = int(said.value)
                     events.append(RunInfo(at=line.at, total_steps=self._total))
+        elif line.what == "closing_figure":
+            name, value = line.readings[0].name, line.readings[0].value
+            words = normalise(name).split(" ")
+            if ("loss" in words or normalise(name) in _LOSS_NAMES) and not set(words) & EVAL_WORDS:
+                events.append(StepFigures(at=line.at, loss=value, loss_note=f"{name} {CLOSING_LINE}"))
+            else:
+                events.append(StepFigures(at=line.at, figures=((FIGURE_PART + name, value),)))
+            self._ended = self._last  # (an evaluation after it is the run's final one)
         elif line.what == "final_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=FINAL_STEP_LOSS))
             self._ended = self._last  # (train() returned: an evaluation after it is the run's final one)
@@ -3547,6 +3568,32 @@ def _lone_figure(unknown: list[tuple[str, str | None, str, str | None]],
         return None  # (a loss beside other figures: which is the model's, the line does not say; a GAN's ``lossD:
         # 0.45 lossG: 1.21`` its networks' losses, _part_losses')
     return tuple(figures), lossy
+
+
+# What an evolutionary search's generation line prints beside its fitness that is no figure of the search's progress:
+# a count, a size, a setting, a rate, a time (``Best Size: 4``, the best individual's own size, not read).
+_NOT_GENERATION_FIGURE = _NOT_LONE - {"best", "min", "max"}
+
+
+def _generation_figures(unknown: list[tuple[str, str | None, str, str | None]],
+                        readings: list[Reading]) -> tuple[tuple[tuple[str, float], ...], bool] | None:
+    """The figures of an evolutionary search's line a generation (``Generation 12, Best Fitness: 0.93``, ``Generation 10
+    | Best Fitness: -5 | Best Size: 5``): its position the generation (said so, TrainStep.counter), its fitness, best or
+    mean, a figure under its own name, never a loss (a search raises its fitness; a loss printed so is the grammar's);
+    a count or a size beside it (``Best Size``) no figure. None for any other line, or one whose figures are none of
+    these (a line of prose)."""
+    if (not all(r.field in (Field.STEP, Field.TOTAL) for r in readings)
+            or not any(r.field is Field.STEP and r.name == "generation" for r in readings)):
+        return None
+    figures: list[tuple[str, float]] = []
+    for raw, paren, value_text, unit in unknown:
+        words = normalise(raw).split(" ")
+        if unit is not None or paren is not None or len(words) > 3 or set(words) & (EVAL_WORDS | _NOT_GENERATION_FIGURE):
+            continue
+        value = number(value_text)
+        if value is not None:
+            figures.append((raw.strip(), value))
+    return (tuple(figures), False) if 1 <= len(figures) <= _LONE_FIGURES_MAX else None
 
 
 def _own_figure(line: _Line) -> bool:

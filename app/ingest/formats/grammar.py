@@ -60,6 +60,8 @@ ALIASES: dict[str, Field] = {
     "current steps": Field.STEP,  # LLaMA-Factory's trainer_log.jsonl
     "num updates": Field.STEP,  # fairseq
     "update": Field.STEP,  # RL loops (PPO): ``update: 12|policy_loss: …``
+    # an evolutionary search's generation (``Generation 12, Best Fitness: 0.93``): said as a generation, never a step
+    "generation": Field.STEP,
     "batch": Field.STEP,  # only as a position: ``[Batch 100/500]`` (``batch 32`` may be a size)
     # A batch's index, never its size: PaddlePaddle fluid loops' ``batch_id:80, avg_cost:168.77`` (their readers' own
     # name for the position, printed as it is), a loop's ``batch_id:60/868, batch_time:2.194``

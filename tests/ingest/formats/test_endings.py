@@ -101,6 +101,15 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         # wandb uploading the run's history as it finishes (ly232/berkeley-deep-rl-sp26, tests/data/real)
         (line("stopself-wandb-berkeley-drl-hw4-grpo-closing-uploading-history-steps-48-51.log",
               "wandb: uploading history steps"), False),
+        # a closing line naming the run's end and its last figure, the end said of the whole run by the plan's full
+        # share (PyMC's ADVI: pymc-devs/pymc issue 2162 and xishansnow/BayesianAnalysiswithPython2nd, tests/data/real)
+        # or by the figure called the final one
+        (line("generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log", "Finished [100%]"), False),
+        (line("generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log", "Finished [100%]"),
+         False),
+        ("Finished [100%]: Average Loss = 1,107.6", False),
+        ("Training finished. Final loss: 0.6842", False),
+        ("Done! Final validation accuracy: 0.9123", False),
     ],
 )
 def test_a_stop_message_is_read_whatever_the_trainer(message: str, early: bool) -> None:
@@ -146,6 +155,9 @@ def test_a_save_of_the_model_alone_is_an_end_only_once_quiet_follows(message: st
         "[LightGBM] [Info] Finished loading parameters",  # (LightGBM's start, not its end)
         "[LightGBM] [Info] Finished initializing training",
         "wandb: uploading output.log; uploading wandb-summary.json",  # (uploads name no step)
+        # a figure after an end word that says neither the plan's full share nor the final figure: a part's end
+        "Done. loss: 0.3",
+        "Finished [50%]: Average Loss = 150.3",
     ],
 )
 def test_words_that_are_not_a_stop_message(message: str) -> None:
