@@ -2585,6 +2585,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log", T0, "end", "step 12 · no timing",
      "measuring", {"step": 12, "total_steps": None, "loss": 112050.76936069256, "loss_note": "inertia", "figures": None,
                    "eval": None}),
+    # A printed step time that held the evaluation and the checkpoint's save before it, far above the steps before
+    # it: the steady step time shown (the median of the recent printed times that held no pause), the line's own said
+    ("nanogpt-issue215-iters-2920-to-3000-evaluation-save-then-its-slow-iteration.log", T0, "end", "step 3000 · …",
+     "measuring", {"step": 3000, "loss": 4.249, "step_seconds": 1.097475, "mfu": 13.85,
+                   "step_seconds_note": "as printed, the steps before; step 3,000's 35.39 s held its evaluation"}),
+    ("generic-llama2c-issue461-iters-490-to-600-evaluation-save-then-its-slow-iteration.log", T0, T0,
+     "step 600 · 123 steps/h", "training",
+     {"step": 600, "loss": 5.5272, "lr": 4.99391e-05, "step_seconds": 8.13947, "mfu": 0.19,
+      "step_seconds_note": "as printed, the steps before; step 600's 14 min held its evaluation"}),
+    ("nanogpt-chenzihua-fork-iters-305-to-400-evaluation-save-then-its-slow-iteration.log", T0, T0, "step 400 · …",
+     "measuring", {"step": 400, "loss": 3.3025, "step_seconds": 1.44716, "mfu": 0.01,
+                   "step_seconds_note": "as printed, the steps before; step 400's 10.56 s held its evaluation"}),
 ]  # fmt: skip
 
 
@@ -3228,6 +3240,7 @@ GENERIC_READ = {
     "generic-adv2025-readme-dcgan-epochs-1-and-50-of-50-d-g-own-names.log": "step, total, epoch",
     "generic-pymc-pr991-advi-iterations-0-to-18000-percent-elbo-own-name.log": "step",
     "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "step, loss",
+    "generic-llama2c-issue461-iters-490-to-600-evaluation-save-then-its-slow-iteration.log": "step, loss, lr, step time, eval",
 }  # fmt: skip
 
 
