@@ -841,6 +841,9 @@ REAL_FORMATS = {
     "generic-adv2025-readme-dcgan-epochs-1-and-50-of-50-d-g-own-names.log": "generic",
     "generic-pymc-pr991-advi-iterations-0-to-18000-percent-elbo-own-name.log": "generic",
     "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "generic",
+    "nanogpt-issue215-iters-2920-to-3000-evaluation-save-then-its-slow-iteration.log": "nanogpt",
+    "generic-llama2c-issue461-iters-490-to-600-evaluation-save-then-its-slow-iteration.log": "generic",
+    "nanogpt-chenzihua-fork-iters-305-to-400-evaluation-save-then-its-slow-iteration.log": "nanogpt",
 }
 
 
