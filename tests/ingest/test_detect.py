@@ -853,6 +853,9 @@ REAL_FORMATS = {
     "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "generic",
     "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "generic",
     "generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log": "generic",
+    "nanogpt-issue215-iters-2920-to-3000-evaluation-save-then-its-slow-iteration.log": "nanogpt",
+    "generic-llama2c-issue461-iters-490-to-600-evaluation-save-then-its-slow-iteration.log": "generic",
+    "nanogpt-chenzihua-fork-iters-305-to-400-evaluation-save-then-its-slow-iteration.log": "nanogpt",
 }
 
 

@@ -2644,6 +2644,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log", T0, "end", "done · step 45000",
      "done", {"step": 45000, "total_steps": None, "loss": None, "loss_note": None,
               "figures": {"figure/ELBO": -225.56}, "eval": None, "finished": True}),
+    # A printed step time that held the evaluation and the checkpoint's save before it, far above the steps before
+    # it: the steady step time shown (the median of the recent printed times that held no pause), the line's own said
+    ("nanogpt-issue215-iters-2920-to-3000-evaluation-save-then-its-slow-iteration.log", T0, "end", "step 3000 · …",
+     "measuring", {"step": 3000, "loss": 4.249, "step_seconds": 1.097475, "mfu": 13.85,
+                   "step_seconds_note": "as printed, the steps before; step 3,000's 35.39 s held its evaluation"}),
+    ("generic-llama2c-issue461-iters-490-to-600-evaluation-save-then-its-slow-iteration.log", T0, T0,
+     "step 600 · 123 steps/h", "training",
+     {"step": 600, "loss": 5.5272, "lr": 4.99391e-05, "step_seconds": 8.13947, "mfu": 0.19,
+      "step_seconds_note": "as printed, the steps before; step 600's 14 min held its evaluation"}),
+    ("nanogpt-chenzihua-fork-iters-305-to-400-evaluation-save-then-its-slow-iteration.log", T0, T0, "step 400 · …",
+     "measuring", {"step": 400, "loss": 3.3025, "step_seconds": 1.44716, "mfu": 0.01,
+                   "step_seconds_note": "as printed, the steps before; step 400's 10.56 s held its evaluation"}),
 ]  # fmt: skip
 
 
@@ -3307,6 +3319,7 @@ GENERIC_READ = {
     "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "step",
     "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "step, total, loss, step time, elapsed, ETA",
     "generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log": "step",
+    "generic-llama2c-issue461-iters-490-to-600-evaluation-save-then-its-slow-iteration.log": "step, loss, lr, step time, eval",
 }  # fmt: skip
 
 

@@ -35,14 +35,14 @@ from .stage import (
     step_seconds,
 )
 from .swarm import Swarm, SwarmFacts
-from .text import clock_step, round_text
+from .text import clock_step, round_text, shown_tokens_per_second, steady_note
 from .verdict import Line, Verdict
 
 
 def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors: Errors | None) -> TrainingView:
     """Every figure of the stage, with what the verdict hides (a dead or broken run's time left) left out."""
     latest, m, stall = stage.latest, v.measure, v.stall
-    rate = finite(latest.tokens_per_second)
+    rate = shown_tokens_per_second(stage)
     data = None
     if latest.epoch is not None or latest.parquet_index is not None or stage.epoch is not None:
         data = DataView(
@@ -52,7 +52,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
             row_groups_per_step=finite(row_groups_per_step(stage)),
             last_of_epochs=latest.last_of_epochs,
         )
-    seconds, seconds_note = finite(step_seconds(stage, m)), None
+    seconds, seconds_note = finite(step_seconds(stage, m)), steady_note(stage)
     if seconds is None and (clock := clock_step(stage)) is not None:
         seconds, seconds_note = finite(clock[0]), clock[1]  # (the details' own figure, said the same way)
     return TrainingView(

@@ -20,7 +20,7 @@ import math
 import operator
 from bisect import bisect_left
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import reduce
 from itertools import accumulate, chain, compress, count, islice, repeat
 from typing import Any
@@ -610,6 +610,11 @@ class StepProgress:
         if (stage.pause == "evaluation" or stage.evaluated) and stage.eval_times and not untimed_pause(
                 stage, times[0], seconds[0], clock=elapsed is not None, since=step_time_before):
             stage.eval_pauses.append((stage.eval_times[-1], times[0]))  # (apply: the first line holds the pause)
+        # (Stage.take of each: the recent lines' printed times, those after an evaluation's line held its pause)
+        held_first, after_evaluation = stage.pause_held(), set(waits or ())
+        kept = max(taken - RECENT_LINES, 0)
+        for place, each in enumerate(step_seconds_of(run, start + kept, end, rates), kept):
+            stage.note_pace(*each, held_first if place == 0 else "evaluation" if place in after_evaluation else None)
         stage.pause = None  # (Stage.take of each: no pause, no evaluation since the latest step, no batches of one)
         stage.evaluated = stage.resumed = False
         stage.eval_batches = None
@@ -1121,3 +1126,11 @@ def _last(column: tuple[Any, ...] | None, start: int, end: int) -> Any:
     if end > start and column[end - 1] is not None:
         return column[end - 1]  # (the usual case: the last line printed it)
     return next((value for value in reversed(column[start:end]) if value is not None), None)
+
+
+def step_seconds_of(run: StepRun, start: int, end: int,
+                    rates: tuple[Any, ...] | None) -> Iterator[tuple[float | None, float | None]]:
+    """Each line's printed time of one step from ``start`` to ``end``, and its tokens a second (None: not printed)."""
+    for k in range(start, end):
+        ms = run.step_ms[k]
+        yield (ms / 1000 if ms > 0 else None), (None if rates is None else rates[k])

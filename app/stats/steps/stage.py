@@ -45,6 +45,13 @@ DIVERGENCE_EVALS = re.compile(r"loss|bpb|perplexity|ppl")
 # a new data mix or a warm restart moves a loss by a few times, not a thousand.
 EXPLODED_FACTOR = 1000.0
 EARLY_LOSSES = 5
+# A step line's printed time that held a pause (an evaluation or a checkpoint's save printed since the line before, its
+# trainer timing the whole loop: nanoGPT's ``iter 5000: … time 4749.53ms`` after ``step 5000: train loss …``) and is more
+# than PAUSED_STEP_FACTOR times the median of the recent printed times that held none is the pause's more than the step's:
+# that median, of STEADY_LINES lines at least, is the step time shown. A time that rose with no pause before it is the
+# run's own slowdown and is shown as printed.
+PAUSED_STEP_FACTOR = 2.0
+STEADY_LINES = 3
 
 
 def finite(value: float | None) -> float | None:
@@ -180,6 +187,10 @@ class Stage:
     eval_times: deque[float] = field(default_factory=lambda: deque(maxlen=4))
     # Each of those pauses as it ended: (the evaluation's time, the time of the step line after it, which holds it).
     eval_pauses: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=4))
+    # The recent step lines' printed times of one step whose time held no pause, each with its tokens a second where
+    # printed (steady_step), and the pause the latest step line's time held ("evaluation", "checkpoint"), else None.
+    steady: deque[tuple[float, float | None]] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
+    held_pause: str | None = None
     # The latest epoch's average seconds an iteration as printed when it ended: (that epoch, the seconds).
     epoch_average: tuple[float, float] | None = None
     # The latest epoch whose own time a line printed, and those seconds (MXNet's ``Epoch[5] Time cost=1.627``): still
@@ -262,9 +273,27 @@ class Stage:
         else:
             self.eta_from, self.eta_to = newest, event
 
+    def pause_held(self) -> str | None:
+        """The pause printed since the latest step line, which the next step line's time holds: an evaluation (its
+        results, its pass), else a checkpoint's save; None where there was none."""
+        if self.pause == "evaluation" or self.evaluated:
+            return "evaluation"
+        return "checkpoint" if self.pause == "checkpoint" or self.saved_at is not None else None
+
+    def note_pace(self, seconds: float | None, rate: float | None, held: str | None) -> None:
+        """Keep a new step line's printed time of one step (and its tokens a second) among the steady ones where it
+        held no pause (``held``: the one printed since the line before), and the pause it held."""
+        self.held_pause = held
+        if held is None and seconds is not None and math.isfinite(seconds) and seconds > 0:
+            self.steady.append((seconds, finite(rate)))
+
     def take(self, event: TrainStep, t: float | None) -> None:
         """Make ``event`` the latest step (seen at ``t``): it ends a pause and any end summary."""
         amends = event.amends and event is not self.latest and same_position(self.latest, event)
+        if event is self.latest or not same_position(self.latest, event):
+            self.note_pace(None if event.logged else event.step_seconds, event.tokens_per_second, self.pause_held())
+        elif (held := self.pause_held()) is not None:
+            self.held_pause = held  # (the same step printed again after a pause: its time holds that pause too)
         self.note_clock(event.step + self.offset, event.elapsed_seconds)
         self.note_eta(event)
         if event.step_seconds is not None and math.isfinite(event.step_seconds) and not event.logged:
@@ -690,6 +719,22 @@ def printed_step_seconds(stage: Stage) -> float | None:
     return None if stage.clock_over_printed else finite(stage.latest.step_seconds)
 
 
+def steady_step(stage: Stage) -> tuple[float, float | None] | None:
+    """The run's steady pace where the latest line's printed step time held a pause and is far above the steps before
+    it (PAUSED_STEP_FACTOR): the median of the recent printed step times that held none, and of their tokens a second
+    where the latest line prints one (build-nanogpt's ``dt: 51754.23ms | tok/sec: 10130.34`` after its validation,
+    HellaSwag and samples, where every step before printed ``dt: 4785 ms``, 109.6k tok/s). None otherwise."""
+    seconds = printed_step_seconds(stage)
+    if stage.held_pause is None or seconds is None or stage.latest.logged or len(stage.steady) < STEADY_LINES:
+        return None
+    usual = statistics.median(each for each, _ in stage.steady)
+    if seconds <= PAUSED_STEP_FACTOR * usual:
+        return None
+    rates = [rate for _, rate in stage.steady if rate is not None]
+    rate = statistics.median(rates) if rates and finite(stage.latest.tokens_per_second) is not None else None
+    return usual, rate
+
+
 def timed_before_pass(stage: Stage) -> TrainStep | None:
     """The last step that printed its own time, where the latest line is the start of an evaluation's pass at a step
     no line timed (Caffe's ``Iteration 1950, Testing net (#0)`` after ``Iteration 1560 (6.24695 iter/s, …)``): the pace
@@ -730,6 +775,9 @@ def step_seconds(stage: Stage, m: Measure | None = None) -> float | None:
     average = epoch_average_seconds(stage)
     if average is not None:
         return average
+    steady = steady_step(stage)
+    if steady is not None:
+        return steady[0]
     printed = printed_step_seconds(stage)
     if printed is not None or stage.latest.logged:
         return printed

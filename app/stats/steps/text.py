@@ -44,6 +44,7 @@ from .stage import (
     printed_step_seconds,
     row_groups_per_step,
     scored_by,
+    steady_step,
     step_seconds,
     timed_before_pass,
 )
@@ -410,7 +411,9 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         # The trainer's own time of a step is said to be its own: the rate beside it is measured.
         # (worked out from a printed time of many steps, it says how: an epoch's time is no step's as printed)
         before = timed_before_pass(stage)
-        own = measured_note(stage) if printed_step_seconds(stage) is None and before is None else \
+        steady = steady_note(stage)
+        own = f" ({steady})" if steady is not None else \
+            measured_note(stage) if printed_step_seconds(stage) is None and before is None else \
             f" (as printed at {step_of(before, stage.counts_epochs)})" if before is not None else \
             f" ({latest.step_seconds_note})" if latest.step_seconds_note else \
             f" (a training batch's, as printed at {latest.step}/{stage.shared_bar.total})" if stage.shared_bar else \
@@ -459,7 +462,7 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         epoch, seconds = stage.epoch_time
         whose = f"epoch {epoch:g} took" if epoch is not None else "an epoch took"
         parts.append(f"{whose} {seconds_text(seconds)} (as printed)")
-    rate = finite(latest.tokens_per_second)
+    rate = shown_tokens_per_second(stage)
     if rate is not None and rate >= 0:
         parts.append(f"{text.compact(rate)} tok/s{'/GPU' if latest.per_device else ''}")
     unsaid_mfu = finite(dict(latest.figures).get(MFU_AS_PRINTED))
@@ -490,6 +493,23 @@ def epoch_time_printed(stage: Stage) -> bool:
     """True when the log prints an epoch's own time, shown for the latest line (its own, or the last one printed)."""
     seconds = finite(dict(stage.latest.figures).get(EPOCH_SECONDS))
     return (seconds is not None and seconds > 0) or (seconds is None and stage.epoch_time is not None)
+
+
+def steady_note(stage: Stage) -> str | None:
+    """How a step time that is the steps' before the latest (stage.steady_step) is said: ``as printed, the steps
+    before; step 5,000's 4.75 s held its evaluation``; None where the latest line's own time is shown."""
+    if steady_step(stage) is None or epoch_average_seconds(stage) is not None:
+        return None  # (an epoch's average printed as it ended is the step time shown, said as such)
+    held = "its evaluation" if stage.held_pause == "evaluation" else "a checkpoint's save"
+    printed = seconds_text(printed_step_seconds(stage) or 0.0)
+    return f"as printed, the {count_noun(stage)}s before; {count_noun(stage)} {stage.latest.step:,}'s {printed} held {held}"
+
+
+def shown_tokens_per_second(stage: Stage) -> float | None:
+    """The tokens a second shown beside the step time: the latest line's as printed, or the steps' before it where
+    the step time shown is theirs (stage.steady_step)."""
+    steady = steady_step(stage)
+    return finite(steady[1] if steady is not None else stage.latest.tokens_per_second)
 
 
 def epoch_with_its_evaluation(stage: Stage) -> float | None:
