@@ -841,6 +841,8 @@ REAL_FORMATS = {
     "generic-adv2025-readme-dcgan-epochs-1-and-50-of-50-d-g-own-names.log": "generic",
     "generic-pymc-pr991-advi-iterations-0-to-18000-percent-elbo-own-name.log": "generic",
     "generic-sklearn-issue20223-kmeans-verbose-two-inits-inertia-its-cost.log": "generic",
+    "keras-mlbotsample-readme-keras1-callbacks-from-zero-early-stopping-at-epoch-6-of-10.log": "generic",
+    "keras-locator-issue23-tf-keras-callback-lines-after-partial-bars-epochs-86-91-of-5000.log": "generic",
 }
 
 
