@@ -856,6 +856,8 @@ REAL_FORMATS = {
     "nanogpt-issue215-iters-2920-to-3000-evaluation-save-then-its-slow-iteration.log": "nanogpt",
     "generic-llama2c-issue461-iters-490-to-600-evaluation-save-then-its-slow-iteration.log": "generic",
     "nanogpt-chenzihua-fork-iters-305-to-400-evaluation-save-then-its-slow-iteration.log": "nanogpt",
+    "keras-mlbotsample-readme-keras1-callbacks-from-zero-early-stopping-at-epoch-6-of-10.log": "generic",
+    "keras-locator-issue23-tf-keras-callback-lines-after-partial-bars-epochs-86-91-of-5000.log": "generic",
 }
 
 

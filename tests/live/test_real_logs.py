@@ -120,7 +120,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # 100 steps in 142-145 s an epoch: 2,480-2,540 an hour, never the 3,600 of the rounded ``1s/step``)
     ("generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log", T0, T0,
      "epoch 17/100 · 2.5k steps/h", "training", {"step": 100, "total_steps": None, "loss": 1.1188,
-                                                 "step_seconds": 1.42, "finished": False}),
+                                                 "step_seconds": 1.42, "data": epoch(17.0), "finished": False}),
     # Keras stopped early at epoch 14/40, then a new run from epoch 6 to the header ``Epoch 12/40``; 113ms/step
     ("stopself-advancedeast-issue70-keras-early-stopping-then-new-run.log", T0, T0,
      "epoch 12/40 · …", "measuring", {"step": 225, "total_steps": None, "loss": 0.6240,
@@ -1066,8 +1066,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # old Keras: epochs 39-48 of 200, each bar 1562/1562 in 478-484 s (481 s for epoch 48), no ``Train on`` line and no
     # unit time: 1562 may be steps (``fit_generator``) or samples (``fit``), so the epoch's 481 s is shown as the epoch's
     # and no step's time or steps/h is made of it
+    # (the header ``Epoch 49/200`` after epoch 48's bar: epoch 49 under way, counted from one as Keras counts it, in the
+    # text and the JSON's ``data.epoch`` alike)
     ("generic-keras-issue8680-keras1-epoch-times.log", T0, "end", "epoch 49/200 · no timing", "measuring",
-     {"loss": 0.761, "step_seconds": None, "figures": {"epoch_seconds": 481.0},
+     {"loss": 0.761, "step_seconds": None, "figures": {"epoch_seconds": 481.0}, "data": epoch(49.0),
       "eval": {"val_loss": {"value": 0.645, "step": None},
                                                          "val_acc": {"value": 0.7818, "step": None}},
       "finished": False}),
@@ -2656,6 +2658,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("nanogpt-chenzihua-fork-iters-305-to-400-evaluation-save-then-its-slow-iteration.log", T0, T0, "step 400 · …",
      "measuring", {"step": 400, "loss": 3.3025, "step_seconds": 1.44716, "mfu": 0.01,
                    "step_seconds_note": "as printed, the steps before; step 400's 10.56 s held its evaluation"}),
+    # Keras 1 numbers its callbacks' epochs from zero, its headers from one: ``Epoch 00005: early stopping`` after the
+    # bar of ``Epoch 6/10`` stops the run at epoch 6 of 10 (the header's), each full bar of the 3325 samples an epoch
+    ("keras-mlbotsample-readme-keras1-callbacks-from-zero-early-stopping-at-epoch-6-of-10.log", T0, "end",
+     "done · stopped early at epoch 6/10", "done",
+     {"step": 6, "total_steps": 10, "loss": 0.0033, "data": epoch(6.0), "finished": True,
+      "eval": {"val_loss": {"value": 0.0068, "step": 6}}}),
+    # tf.keras' callbacks on lines of their own after each epoch's partial bar (``Epoch 00091: val_loss did not improve
+    # from 0.26629``, ReduceLROnPlateau's line): no header, no evaluation; epoch 91 of 5000 at 320 of its 405 samples,
+    # the evaluation epoch 90's full bar's
+    ("keras-locator-issue23-tf-keras-callback-lines-after-partial-bars-epochs-86-91-of-5000.log", T0, "end",
+     "epoch 91/5000 · 320/405 samples in the epoch · …", "measuring",
+     {"step": 320, "total_steps": 405, "loss": 0.0833, "data": epoch(91.0), "finished": False,
+      "eval": {"val_loss": {"value": 0.2793, "step": None}}}),
 ]  # fmt: skip
 
 

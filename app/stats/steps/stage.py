@@ -847,12 +847,26 @@ def eta_step_seconds(stage: Stage) -> tuple[float, TrainStep, TrainStep] | None:
 def data_epoch(stage: Stage) -> float | None:
     """The data's epoch to show: the latest step's, or the stage's where its line printed none; a header
     after the latest step that named a later epoch (kohya's ``epoch 6/80`` after its bar at epoch 5, its
-    count the run's) is where the run is now."""
+    count the run's; Keras' ``Epoch 49/200`` after epoch 48's full bar) is where the run is now, as the
+    position says it (:func:`header_epoch_after`)."""
     latest = stage.latest
     epoch = latest.epoch if latest.epoch is not None else stage.epoch
     if (epoch is not None and stage.epoch is not None and stage.epoch > epoch and latest.ends_at_total
             and latest.total_steps is not None and not latest.logged):
         return stage.epoch
+    later = header_epoch_after(latest, stage.epoch)
+    return later if later is not None else epoch
+
+
+def header_epoch_after(step: TrainStep, epoch: float | None) -> float | None:
+    """The epoch a header printed after ``step`` began, where ``step`` is its own epoch's full bar and the header
+    names a later one, else None. Keras prints ``Epoch 49/200`` as epoch 49 begins, counted from one, after epoch 48's
+    full bar (``1562/1562 [====] - 481s - loss: …``): the run is in epoch 49, its bar not drawn yet; the headline, the
+    details' data line and the JSON's ``data.epoch`` all say 49. Its callbacks' ``Epoch 00048: val_loss improved …``
+    (Keras 1 counts them from zero, Keras 2 from one) are no header and name no epoch here."""
+    if (step.logged or step.outer_step is not None or step.epoch_percent is not None or step.total_steps is not None
+            or step.ends_at_total or step.epoch is None or epoch is None or epoch <= step.epoch):
+        return None
     return epoch
 
 

@@ -40,6 +40,7 @@ from .stage import (
     epoch_average_seconds,
     eta_step_seconds,
     finite,
+    header_epoch_after,
     lines_needed,
     printed_step_seconds,
     row_groups_per_step,
@@ -667,11 +668,11 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
         return f"epoch {in_epoch:g}{of} · {step.step}/{step.total_steps}{counted(step)} in the epoch"
     if not step.ends_at_total and step.epoch is not None:
         # Its bar full (Keras prints whole epochs); the run is in the epoch a later header started.
-        now = max(step.epoch, epoch) if epoch is not None else step.epoch
-        if now > step.epoch:
-            return f"epoch {now:g}{of}"  # (its bar not drawn yet: the full count was the epoch before's)
+        later = header_epoch_after(step, epoch)
+        if later is not None:
+            return f"epoch {later:g}{of}"  # (its bar not drawn yet: the full count was the epoch before's)
         count = f"{step.step}/{step.epoch_steps}" if step.epoch_steps is not None else f"{step.step}"
-        return f"epoch {now:g}{of} · {count}{counted(step)} in the epoch"
+        return f"epoch {step.epoch:g}{of} · {count}{counted(step)} in the epoch"
     if not step.ends_at_total and in_epoch is None and step.epoch_total is not None and step.total_steps is not None:
         # An epoch's batches before any epoch is numbered (the first bar under YOLO's header, before its first row): where
         # the run is in it, beside the epochs its banner planned; the count alone would read as the whole run's
