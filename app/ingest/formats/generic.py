@@ -2568,6 +2568,7 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "step" and self._bar_reset(line):
             pass  # (Lightning redraws the epoch just filled at 0 before its next epoch's bar: no step of either)
         elif line.what == "step":
+            self._timed_epochs = False  # (a record of the trainer's own: its epochs' times are no longer its records)
             if self._inner_full is not None and line.bar is not None and line.bar.total is not None:
                 self._inner_bar(line)
             self._bar_drawn = self._bar_drawn or line.bar is not None
@@ -2577,7 +2578,7 @@ class GenericParser(StepLines[_Line]):
 
     def _epochs_timed_alone(self, line: _Line) -> bool:
         """True when ``line``, an epoch's time with its epoch, is one of a log's records that are nothing else: a second
-        such line after the first with no step between them, or any after them."""
+        such line after the first with no step between them, or any after them until the trainer's first step record."""
         if self._timed_epochs:
             return bool(line.readings)
         held = self._timed_epoch
