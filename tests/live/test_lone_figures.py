@@ -91,3 +91,21 @@ def test_a_gan_s_two_figures_are_each_under_its_own_name(tmp_path: Path) -> None
 def test_what_is_no_lone_figure(tmp_path: Path, record: str) -> None:
     data = read_cold(tmp_path, [record.format(n=n) for n in range(1, 4)])
     assert data["training"] is None or data["training"]["loss"] is None
+
+
+@pytest.mark.parametrize(
+    ("lines", "step", "loss", "evaluation"),
+    [
+        # a score at the step just logged: that step's evaluation, the step's loss kept
+        (["Step 100 loss 2.30", "Step 200 loss 2.20", "Step 200 accuracy: 0.81", "Step 300 loss 2.10",
+          "Step 300 accuracy: 0.83"], 300, 2.10, {"accuracy": {"value": 0.83, "step": 300}}),
+        # a score at a step before the last logged: an evaluation, never the position going back to 50, the loss kept
+        (["Epoch 1, Step 100, loss 2.30", "Epoch 1, Step 200, loss 2.20", "Step 50 acc: 0.8123"], 200, 2.20,
+         {"acc": {"value": 0.8123, "step": 200}}),
+    ],
+)
+def test_a_score_at_a_step_already_logged_is_an_evaluation_never_a_step(
+        tmp_path: Path, lines: list[str], step: int, loss: float, evaluation: dict[str, object]) -> None:
+    training = read_cold(tmp_path, lines)["training"]
+    assert (training["step"], training["loss"], training["figures"]) == (step, loss, None)
+    assert training["eval"] == evaluation

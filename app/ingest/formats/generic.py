@@ -1756,6 +1756,11 @@ class GenericParser(StepLines[_Line]):
                 and (clock := value_elapsed(s)) is not None:
             readings.append(Reading(Field.ELAPSED, "elapsed", clock))  # (OpenNMT-py's ``… 18163 s elapsed``: run_clock.py)
         lone = _lone_figure(unknown, readings) if unknown and not record and groups is None else None
+        if lone is not None and self._last is not None and _evaluated_step(lone[0], readings, self._last):
+            # (``Step 200 accuracy: 0.81`` after ``Step 200 loss 2.20``, ``Step 50 acc: 0.8123`` after step 200: a
+            # score at a step already logged is that step's evaluation, never a step, never the position going back)
+            return Kind.FULL, _Line("tie", at, text=s, named=tuple(
+                Named(Kin.EVAL, normalise(name), value, name) for name, value in lone[0]))
         if lone is None and unknown and not record and groups is None:
             lone = _generation_figures(unknown, readings)
         line = _Line("step", at, readings, text=s, train=trained)
@@ -2568,6 +2573,7 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "step" and self._bar_reset(line):
             pass  # (Lightning redraws the epoch just filled at 0 before its next epoch's bar: no step of either)
         elif line.what == "step":
+            self._timed_epochs = False  # (a record of the trainer's own: its epochs' times are no longer its records)
             if self._inner_full is not None and line.bar is not None and line.bar.total is not None:
                 self._inner_bar(line)
             self._bar_drawn = self._bar_drawn or line.bar is not None
@@ -2577,7 +2583,7 @@ class GenericParser(StepLines[_Line]):
 
     def _epochs_timed_alone(self, line: _Line) -> bool:
         """True when ``line``, an epoch's time with its epoch, is one of a log's records that are nothing else: a second
-        such line after the first with no step between them, or any after them."""
+        such line after the first with no step between them, or any after them until the trainer's first step record."""
         if self._timed_epochs:
             return bool(line.readings)
         held = self._timed_epoch
@@ -3512,6 +3518,8 @@ _NOT_LONE = frozenset({"size", "bs", "count", "num", "n", "total", "lr", "time",
 _SCORED_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
                           "perplexity", "iou", "miou", "map", "em", "reward", "rewards", "return", "score", "top1",
                           "top5", "prec", "psnr", "ssim", "dice", "r2", "ap", "fitness"})
+# The score words an evaluation prints (a return, a reward, a fitness is the run's own figure, not an evaluation's).
+_EVALUATED_WORDS = _SCORED_WORDS - {"reward", "rewards", "return", "fitness"}
 # The names under which a step record's one figure is the loss it trains by (docs/figures.md, "A step's own figures";
 # ``loss`` itself and ``*_loss`` are the grammar's and the headed rules'): the usual letters for a loss or a cost
 # (``L``, ``J``), a named criterion (``nll``, ``ce``, ``bce``, ``xent``), a cost or an error the run minimises
@@ -3522,6 +3530,19 @@ _LOSS_NAMES = frozenset({"l", "j", "nll", "ce", "bce", "xent", "cost", "err", "e
                          "sum"})
 # The most figures such a record prints under names of their own (a GAN's two networks', a few more): beyond, a table.
 _LONE_FIGURES_MAX = 4
+
+
+def _evaluated_step(figures: tuple[tuple[str, float], ...], readings: list[Reading],
+                    last: tuple[int, float | None]) -> bool:
+    """Whether a step record's own figures are all an evaluation's scores (``acc``, ``f1``; a return or a reward is the
+    run's own) at a step no later than the last one logged: that step's evaluation, not a step."""
+    if not all(set(normalise(name).split(" ")) & _EVALUATED_WORDS for name, _ in figures):
+        return False
+    position = _position(readings)
+    if position is not None:
+        return position.value <= last[0]
+    epoch = next((r for r in readings if r.field is Field.EPOCH), None)
+    return epoch is not None and last[1] is not None and epoch.value <= last[1]
 
 
 def _lone_figure(unknown: list[tuple[str, str | None, str, str | None]],

@@ -27,6 +27,7 @@ import calendar
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import date
 from itertools import islice
 
 from ...stats.events import Event
@@ -215,7 +216,7 @@ class PrefixReader:
         self._printed_at: float | None = None  # the last time a prefix printed (rich's blank column repeats it)
         self._day_clock: float | None = None  # the last time a prefix printed, dated (the next time of day's day)
         self._year_clock: float | None = None  # the last time a prefix printed with its year (a yearless date's year)
-        self._anchor: tuple[float, tuple[int, int]] | None = None  # (a time, its year and month): _date_of's last
+        self._nearest: tuple[tuple[float, int, int], int] | None = None  # _nearest_year's last answer
         self._ahead: Sequence[str] | None = None  # the lines about to be read, not yet looked through (ahead)
         self._after: float | None = None  # the first time printed with a year among lines looked through ahead
         self._ahead_left = _AHEAD_LINES  # how many more lines may be looked through ahead
@@ -311,7 +312,7 @@ class PrefixReader:
         if m is not None:
             year, month, day, hour, minute = (int(g) for g in m.groups()[:5])
             second = int(m.group(6) or 0)
-            if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and second < 60):
+            if not _on_calendar(month, day, hour, minute, second):
                 return None
             at = self._times.epoch(year, month, day, hour, minute, second) if self._dates else None
             return self._dated(at), self._fields(line, m.end())
@@ -381,7 +382,7 @@ class PrefixReader:
         else:  # dotted, day first
             month, day, year, clock = int(g[22]), int(g[21]), int(g[23]), (g[24], g[25], g[26] or "00", g[27])
         hour, minute, second = int(clock[0]), int(clock[1]), int(clock[2])
-        if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and second < 60):
+        if not _on_calendar(month, day, hour, minute, second):
             return None
         if not self._dates:
             return None, m
@@ -467,7 +468,7 @@ class PrefixReader:
             return self._local(int(m.group(1)), int(m.group(2)), int(m.group(3)), m, 4)
         year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
         hour, minute, second = int(m.group(4)), int(m.group(5)), int(m.group(6))
-        if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and second < 60):
+        if not _on_calendar(month, day, hour, minute, second):
             return None
         zone = zone.lstrip()
         offset = 0
@@ -506,19 +507,17 @@ class PrefixReader:
         - INFO - ``) where the framework's C++ beneath it prints glog's month and day (Paddle's device lines, TensorFlow's
         and absl's), and the file may be read years after it was written.
 
-        The year of the nearest line before it printed with one, the next year for a month earlier than that line's (a new
-        year between them); before any such line, the year of the first one among the lines read with it (:meth:`ahead`),
-        the year before for a month later than that one's. A log with no line printed with a year: the reference time's
-        year, or the year before for a date later than the reference's (None: no reference).
+        The year of the nearest line before it printed with one, or before any such line of the first one among the lines
+        read with it (:meth:`ahead`): of that year, the one before and the one after, the one that puts the date nearest
+        that line's (a new year between them either way; glog's ``I0430 23:59:59`` flushed just after a logger's
+        ``2022-05-01 00:00:05`` is the day before it, not eleven months ahead). A log with no line printed with a year:
+        the reference time's year, or the year before for a date later than the reference's (None: no reference).
         """
-        before = self._year_clock
-        if before is not None:
-            year, anchor_month = self._date_of(before)
-            return year + 1 if month < anchor_month else year
-        after = self._dated_after()
-        if after is not None:
-            year, anchor_month = self._date_of(after)
-            return year - 1 if month > anchor_month else year
+        anchor = self._year_clock
+        if anchor is None:
+            anchor = self._dated_after()
+        if anchor is not None:
+            return self._nearest_year(anchor, month, day)
         t = self.reference_time
         if t is None:
             return None
@@ -526,19 +525,32 @@ class PrefixReader:
             self._reference = (t, self._to_date(t))
         return year_of(month, day, self._reference[1])
 
-    def _date_of(self, at: float) -> tuple[int, int]:
-        """The year and month of a dated line's time (the last asked kept: every line of a stretch asks the same)."""
-        if self._anchor is None or self._anchor[0] != at:
-            year, month, _ = self._to_date(at)
-            self._anchor = (at, (year, month))
-        return self._anchor[1]
+    def _nearest_year(self, anchor: float, month: int, day: int) -> int:
+        """Of the anchor's year and the years either side, the one whose month and day fall nearest the anchor's date
+        (the last asked kept: every line of a stretch asks the same)."""
+        key = (anchor, month, day)
+        if self._nearest is not None and self._nearest[0] == key:
+            return self._nearest[1]
+        year, anchor_month, anchor_day = self._to_date(anchor)
+        anchor_ordinal = date(year, anchor_month, anchor_day).toordinal()
+        best, gap = year, None
+        for candidate in (year, year - 1, year + 1):
+            try:
+                distance = abs(date(candidate, month, day).toordinal() - anchor_ordinal)
+            except ValueError:  # (29 February of a year without one; a day the month lacks)
+                continue
+            if gap is None or distance < gap:
+                best, gap = candidate, distance
+        self._nearest = (key, best)
+        return best
 
     def ahead(self, lines: Sequence[str]) -> None:
         """The lines about to be read: a date printed without a year before any printed with one takes its year from
         the first of these that prints one (:meth:`_year_of`). Looked through only when such a date is read, and only
         while no line printed with a year has been: at most :data:`_AHEAD_LINES` lines over the reader's life, as the
         framework's lines that print no year come at a log's start, a trainer's dated ones right after."""
-        self._ahead = lines if self._dates and self._year_clock is None and self._ahead_left > 0 else None
+        keep = self._dates and self._year_clock is None and self._ahead_left > 0
+        self._ahead = lines[: self._ahead_left] if keep else None  # (not the whole batch: only what may be looked at)
 
     def _dated_after(self) -> float | None:
         """The time of the first line of :meth:`ahead`'s that prints a year (None: none within reach)."""
@@ -553,6 +565,11 @@ class PrefixReader:
                 self._after = scout._year_clock
                 break
         return self._after
+
+
+def _on_calendar(month: int, day: int, hour: int, minute: int, second: int) -> bool:
+    """Whether a printed date and clock can be one (a month's own length is :class:`LocalTimes`' to check)."""
+    return 1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and second < 60
 
 
 def _fraction(digits: str | None) -> float:

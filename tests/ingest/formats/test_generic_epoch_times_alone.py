@@ -110,3 +110,15 @@ def test_an_epoch_measured_by_the_dates_is_shown_where_none_is_printed(tmp_path:
                                    "losses.log") if "Epoch time" not in line]
     details = read_cold(tmp_path, lines, dated=True)["details"]
     assert any(line.startswith("epoch 2 min 16 s (measured from the lines' times)") for line in details)
+
+
+def test_epoch_times_alone_end_at_the_trainer_s_first_step_record(tmp_path: Path) -> None:
+    """Two epoch times alone, then the trainer's own step records: the epoch time after them is epoch 3's, said as such,
+    and the position stays step 310 with its loss 2.05 (not a step ``epoch 3`` with no loss)."""
+    data = read_cold(tmp_path, ["Epoch 1 took 10.0 s", "Epoch 2 took 10.5 s", "step 300 loss 2.10", "step 310 loss 2.05",
+                                "Epoch 3 took 10.2 s"])
+    training = data["training"]
+    assert data["status_line"].startswith("step 310 ")
+    assert training["step"] == 310 and training.get("step_unit") is None
+    assert training["loss"] == pytest.approx(2.05)
+    assert any("epoch 3 took 10.20 s" in line for line in data["details"])

@@ -3,9 +3,9 @@
 glog's and absl's ``W0412 17:05:20.134594 247 device_context.cc:465] ``, syslog's ``Dec 07 22:59:59 ``, a ``%m-%d`` date
 (``[04-12 17:05:20][demucs.solver][INFO] - ``): a framework's C++ under a trainer's logger prints them beside records
 dated in full (Paddle's device lines among ``2022-04-12 17:05:16,552 - INFO - `` records), and the file may be read years
-after it was written. The year is the nearest dated line's before it, the next year for a month earlier than that line's;
-before any dated line, the first dated line's after it among the lines read with it, the year before for a month later;
-with no dated line at all, the reference time's (the file's modification time), as before. The real logs are in
+after it was written. The year is taken from the nearest dated line before it (before any dated line, the first dated
+line after it among the lines read with it): of its year and the years either side, the one nearest its date; with no
+dated line at all, the reference time's (the file's modification time), as before. The real logs are in
 tests/data/real (VoiceprintRecognition-PaddlePaddle's and AAE_paddle's READMEs).
 
 Composed: lines whose times are worked out by hand (local time, as a logger prints it).
@@ -109,3 +109,15 @@ def test_a_parser_s_batch_ends_at_its_last_dated_record_not_at_a_glog_line() -> 
                                                (7600, pytest.approx(local(2022, 4, 24, 9, 25, 32.909873), abs=1e-6))]
     ticks = [event.at for event in events if isinstance(event, Tick)]
     assert ticks == [pytest.approx(local(2022, 4, 24, 9, 25, 32.909873), abs=1e-6)]
+
+
+@pytest.mark.parametrize(("lines", "at"), [
+    # glog's line flushed just after the logger's first line of May: 30 April of that year, a day before, never 2023's
+    (["2022-04-30 23:59:58,100 - INFO - step 100 loss 2.31", "2022-05-01 00:00:05,100 - INFO - step 101 loss 2.30",
+      "I0430 23:59:59.934594  1234 device.cc:12] late flush"], local(2022, 4, 30, 23, 59, 59.934594)),
+    # the mirror, before any dated line: 1 May of the first dated line's year (2 s before it), never the year before
+    (["I0501 00:00:01.134594  1234 device.cc:12] device: 0, cuDNN Version: 7.6.",
+      "2022-04-30 23:59:58,100 - INFO - step 100 loss 2.31"], local(2022, 5, 1, 0, 0, 1.134594)),
+])  # fmt: skip
+def test_a_date_without_a_year_takes_the_year_that_puts_it_nearest_the_dated_line(lines: list[str], at: float) -> None:
+    assert next(t for line, t in zip(lines, times(lines), strict=True) if line.startswith("I0")) == pytest.approx(at)
