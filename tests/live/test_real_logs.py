@@ -3284,6 +3284,9 @@ GENERIC_READ = {
     "generic-cleanai-ts4-finetune-epochs-1-9-of-10-bars-then-train-loss-train-acc-test-acc-percent.log": "step, epoch, loss, step time, elapsed, ETA, eval",
     "generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log":
         "step, total, epoch, loss, grad norm, tok/s, tokens",
+    "generic-tf-nima-readme-step-8850-to-8950-of-9000-losses-said-is-comma-joined-then-train-batch-scores.log":
+        "step, total, loss, lr, eval",
+    "generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log": "step, epoch, loss",
 }  # fmt: skip
 
 
@@ -3844,3 +3847,20 @@ def test_an_epoch_record_s_test_accuracy_in_per_cent_after_its_bar_is_that_epoch
     assert set(training["eval"]) == {"test_acc"}
     assert training["eval"]["test_acc"]["value"] == 71.25
     assert "Eval test_acc 71.25" in data["details"]
+
+
+@pytest.mark.parametrize(("name", "step", "total", "loss"), [
+    # TF_NIMA's ``step 8950/9000, the emd loss is 0.116848,l2_loss is 28.304466,total loss is 0.116848, …``
+    ("generic-tf-nima-readme-step-8850-to-8950-of-9000-losses-said-is-comma-joined-then-train-batch-scores.log",
+     8950, 9000, 0.116848),
+    # MindSpore's LossMonitor: ``epoch: 6 step: 41, loss is 0.25470978``
+    ("generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log", 41, None, 0.25470978),
+])  # fmt: skip
+def test_a_figure_said_in_prose_on_a_step_line_is_read_by_its_name(
+        tmp_path: Path, name: str, step: int, total: int | None, loss: float) -> None:
+    """A step record's figure said as ``<name> is <value>``: the name before its verb names it (``total loss`` the loss);
+    one the grammar does not know (``the emd loss``, ``l2_loss``) is no loss of the model's."""
+    data = snap(cold(tmp_path, name), T0)
+    training = data["training"]
+    assert (training["step"], training["total_steps"]) == (step, total)
+    assert training["loss"] == pytest.approx(loss)
