@@ -2625,6 +2625,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 3, "total_steps": 739328, "loss": 0.0, "grad_norm": 7.725906669975302e-08, "step_seconds": 78.634 / 2,
       "tokens_per_second": 26676.0, "tokens_per_second_scope": "device", "data": epoch(0.0), "crash": None,
       "finished": False}),
+    # Figures said in prose on a step line (``<name> is <value>``), read by the name before the verb: TF_NIMA's total
+    # loss (its emd and l2 losses beside it no loss of the model's), MindSpore's LossMonitor's ``loss is``
+    ("generic-tf-nima-readme-step-8850-to-8950-of-9000-losses-said-is-comma-joined-then-train-batch-scores.log", T0,
+     "end", "step 8950/9000 · …", "measuring", {"step": 8950, "total_steps": 9000, "loss": 0.116848, "lr": 1e-6}),
+    ("generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log", T0, "end",
+     "epoch 6 · 41 in the epoch · no timing", "measuring", {"step": 41, "loss": 0.25470978, "data": epoch(6.0)}),
 ]  # fmt: skip
 
 
