@@ -858,6 +858,8 @@ REAL_FORMATS = {
     "nanogpt-chenzihua-fork-iters-305-to-400-evaluation-save-then-its-slow-iteration.log": "nanogpt",
     "keras-mlbotsample-readme-keras1-callbacks-from-zero-early-stopping-at-epoch-6-of-10.log": "generic",
     "keras-locator-issue23-tf-keras-callback-lines-after-partial-bars-epochs-86-91-of-5000.log": "generic",
+    "generic-tf-nima-readme-step-8850-to-8950-of-9000-losses-said-is-comma-joined-then-train-batch-scores.log": "generic",
+    "generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log": "generic",
 }
 
 

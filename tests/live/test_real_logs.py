@@ -2671,6 +2671,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 91/5000 · 320/405 samples in the epoch · …", "measuring",
      {"step": 320, "total_steps": 405, "loss": 0.0833, "data": epoch(91.0), "finished": False,
       "eval": {"val_loss": {"value": 0.2793, "step": None}}}),
+    # Figures said in prose on a step line (``<name> is <value>``), read by the name before the verb: TF_NIMA's total
+    # loss (its emd and l2 losses beside it no loss of the model's), MindSpore's LossMonitor's ``loss is``
+    ("generic-tf-nima-readme-step-8850-to-8950-of-9000-losses-said-is-comma-joined-then-train-batch-scores.log", T0,
+     "end", "step 8950/9000 · …", "measuring", {"step": 8950, "total_steps": 9000, "loss": 0.116848, "lr": 1e-6}),
+    ("generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log", T0, "end",
+     "epoch 6 · 41 in the epoch · no timing", "measuring", {"step": 41, "loss": 0.25470978, "data": epoch(6.0)}),
 ]  # fmt: skip
 
 
@@ -3335,6 +3341,9 @@ GENERIC_READ = {
     "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "step, total, loss, step time, elapsed, ETA",
     "generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log": "step",
     "generic-llama2c-issue461-iters-490-to-600-evaluation-save-then-its-slow-iteration.log": "step, loss, lr, step time, eval",
+    "generic-tf-nima-readme-step-8850-to-8950-of-9000-losses-said-is-comma-joined-then-train-batch-scores.log":
+        "step, total, loss, lr, eval",
+    "generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log": "step, epoch, loss",
 }  # fmt: skip
 
 
@@ -3895,3 +3904,20 @@ def test_an_epoch_record_s_test_accuracy_in_per_cent_after_its_bar_is_that_epoch
     assert set(training["eval"]) == {"test_acc"}
     assert training["eval"]["test_acc"]["value"] == 71.25
     assert "Eval test_acc 71.25" in data["details"]
+
+
+@pytest.mark.parametrize(("name", "step", "total", "loss"), [
+    # TF_NIMA's ``step 8950/9000, the emd loss is 0.116848,l2_loss is 28.304466,total loss is 0.116848, …``
+    ("generic-tf-nima-readme-step-8850-to-8950-of-9000-losses-said-is-comma-joined-then-train-batch-scores.log",
+     8950, 9000, 0.116848),
+    # MindSpore's LossMonitor: ``epoch: 6 step: 41, loss is 0.25470978``
+    ("generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log", 41, None, 0.25470978),
+])  # fmt: skip
+def test_a_figure_said_in_prose_on_a_step_line_is_read_by_its_name(
+        tmp_path: Path, name: str, step: int, total: int | None, loss: float) -> None:
+    """A step record's figure said as ``<name> is <value>``: the name before its verb names it (``total loss`` the loss);
+    one the grammar does not know (``the emd loss``, ``l2_loss``) is no loss of the model's."""
+    data = snap(cold(tmp_path, name), T0)
+    training = data["training"]
+    assert (training["step"], training["total_steps"]) == (step, total)
+    assert training["loss"] == pytest.approx(loss)

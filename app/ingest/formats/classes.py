@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 
 from .fields import NUM, clock_seconds, number
-from .grammar import EVAL_WORDS, lookup, normalise, printed_pairs
+from .grammar import EVAL_WORDS, lookup, normalise, printed_pairs, said_name
 
 
 class Kin(enum.Enum):
@@ -286,7 +286,7 @@ def beside(text: str, evaluation: bool = False,
             kin = Kin.EVAL
         if kin is None and name in _TRACKED_RATES and "GlobalRate=" in text and _RATE_TRACKER.search(text):
             kin = Kin.RATE
-        if kin not in _BESIDE_KINS or name in seen or (unknown is None and lookup(normalise(raw))[0] is not None):
+        if kin not in _BESIDE_KINS or name in seen or (unknown is None and lookup(normalise(said_name(raw)))[0] is not None):
             continue
         if unit == "%" and (kin is not Kin.EVAL or not set(name.split(" ")) & _SCORE_WORDS):
             continue

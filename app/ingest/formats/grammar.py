@@ -517,10 +517,24 @@ def _name_before(text: str, end: int) -> tuple[str, str | None] | None:
 _GLUED_COUNTER = re.compile(r"(?<![\w./?&=%-])((?i:epoch|iteration|iter|step))(?=\d{1,12}(?![\w.]))")
 
 
+# A figure's name said in prose before its value (PaddlePaddle scripts' ``Epoch 1, Step 125, total used time 75.0 (s), avg
+# loss so far is 0.0379``, TF_NIMA's ``step 8850/9000, the emd loss is 0.115794,…,total loss is 0.115794``): the verb and a
+# ``so far`` before it are no part of the name. Read only on a line whose counter (a step, an epoch) is read beside it.
+_SAID = re.compile(r"(?i)([A-Za-z].*?) (?:so far |now )?(?:is|was)")
+_COUNTERS = frozenset({Field.STEP, Field.EPOCH})
+
+
+def said_name(raw: str) -> str:
+    """A printed name without the verb that says it in prose (``val mse is`` → ``val mse``); as printed otherwise."""
+    said = _SAID.fullmatch(raw.strip())
+    return said.group(1) if said is not None else raw
+
+
 def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | None = None) -> list[Reading]:
     """Every recognised pair in a piece of text, in the order printed; ``unknown`` (when given) gets the
     others, as :func:`printed_pairs` gives them (one pass for both)."""
     found: list[Reading] = []
+    prose: list[tuple[Reading, int, tuple[str, str | None, str, str | None]]] = []
     text = text[:MAX_RECORD_CHARS]
     if _FIGURE.search(text) is None:
         return found  # prose: no figure at all
@@ -540,6 +554,12 @@ def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | No
             # running mean, printed in seconds with no unit.
             unit = "s"
         reading = read_pair(name[0], name[1], value, m.group("total"), unit)
+        if reading is None and (said := _SAID.fullmatch(name[0])) is not None:
+            # ``avg loss so far is 0.0379``: the name before its verb, kept only where the line's counter is read
+            reading = read_pair(said.group(1), name[1], value, m.group("total"), unit)
+            if reading is not None:
+                prose.append((reading, len(unknown) if unknown is not None else 0,
+                              (name[0], name[1], value, (m.group("unit") or "").strip() or None)))
         if minutes and reading is None:
             # ``elapsed 1.67m``: the run's clock in minutes, its unit glued on as a duration's ``s`` is (a run's clock
             # only: a remaining time so printed may be void, a step's is never in minutes)
@@ -557,6 +577,13 @@ def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | No
                 reading = None
         if reading is not None:
             found.append(reading)
+    prose = [p for p in prose if any(r is p[0] for r in found)]  # (a count printed with its SI suffix dropped)
+    if prose and not any(r.field in _COUNTERS and all(r is not p[0] for p in prose) for r in found):
+        # no counter of the line's own beside them: a sentence's figures (``the loss is 0.3``), no record's
+        found = [r for r in found if all(r is not p[0] for p in prose)]
+        if unknown is not None:
+            for k, (_, at, entry) in enumerate(prose):
+                unknown.insert(at + k, entry)
     if "/" in text or " per " in text or " Per " in text:
         named = {r.field for r in found}
         for m in VALUE_UNIT.finditer(text):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from app.ingest.formats.generic import GenericParser
+from app.ingest.formats.grammar import Field, pairs
 from app.stats.events import TrainStep
 
 
@@ -165,3 +166,34 @@ def test_dcgan_torch_s_record_is_a_step_of_two_network_losses_and_its_time() -> 
 ])  # fmt: skip
 def test_an_error_rate_or_one_part_is_no_gan_s_losses(line: str) -> None:
     assert all(not s.figures or not any(name.startswith("loss/") for name, _ in s.figures) for s in steps([line]))
+
+
+# --- a figure said in prose on a step line ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lines", "step", "loss"), [
+    # a PaddlePaddle script's ``… avg loss so far is …`` (the verb and its ``so far`` no part of the name)
+    (["Epoch 0, Step 25, total used time 7.18 (s), avg loss so far is 0.1098",
+      "Epoch 0, Step 50, total used time 14.06 (s), avg loss so far is 0.0823"], 50, 0.0823),
+    # said in the past (``was``), the grammar's ``mean loss``
+    (["Iter 100, mean loss was 2.31", "Iter 200, mean loss was 2.05"], 200, 2.05),
+    # MindSpore's LossMonitor, ``loss is`` alone
+    (["epoch: 1 step: 41, loss is 0.8319108", "epoch: 2 step: 41, loss is 0.46052963"], 41, 0.46052963),
+])  # fmt: skip
+def test_a_figure_said_as_name_is_value_on_a_step_line_is_read_by_its_name(
+        lines: list[str], step: int, loss: float) -> None:
+    got = steps(lines)
+    assert [s.step for s in got][-1] == step
+    assert got[-1].loss == loss
+
+
+@pytest.mark.parametrize("lines", [
+    # no counter beside it: a sentence's figure, never a position made of prose
+    ["The loss is 0.3", "The loss is 0.2"],
+    ["avg loss so far is 0.0379", "avg loss so far is 0.0375"],
+    # a counter named in prose too (``Step is 3``) is no counter the line prints
+    ["Step is 3, loss is 0.5"],
+])  # fmt: skip
+def test_a_figure_said_in_prose_with_no_counter_read_beside_it_is_no_step_s_loss(lines: list[str]) -> None:
+    # (a figure alone on its line stays prose_figures.py's: one part of a loop's losses, never the loss)
+    assert all(s.loss is None for s in steps(lines))
+    assert all(r.field is not Field.LOSS for line in lines for r in pairs(line))
