@@ -151,7 +151,7 @@ _LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?|\[{_LEVEL} *\| *[\w.<
 # MXNet's distributed examples log each worker's lines behind its rank in the kvstore (``Node[0] ``: their
 # ``logging.basicConfig(format='%(asctime)-15s Node[' + str(kv.rank) + '] %(message)s')``), after the time.
 # OLMo's ``setup_logging`` writes its fields tab-separated: the host and its local rank, the logger and its line, the
-# level (``quick-rain-shines-fin-03:0\tolmo.train:979\tINFO\t``; an issue's paste turns each tab into spaces).
+# level (``quick-rain-shines-fin-03:0\tolmo.train:979\tINFO\t``; a paste into a web page turns each tab into spaces).
 _RANK = re.compile(
     r"\[(?:rank|default)(\d{1,6})\]:\s?|\[\d{1,6},(\d{1,6})\]<std(?:out|err)>:\s?|\[rank: (\d{1,6})\]:? "
     r"|(?i:rank|worker) ?(\d{1,6}) ?[|:] |\[(?i:rank) (\d{1,6})\]:? ?|Node\[(\d{1,6})\] "
