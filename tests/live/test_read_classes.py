@@ -159,10 +159,10 @@ def test_a_best_so_far_is_shown_at_the_epoch_it_was_first_printed(tmp_path: Path
 
 
 def test_a_benchmark_s_count_of_a_total_and_its_fraction_is_its_score(tmp_path: Path) -> None:
-    # 3045/10042 = 0.30323…: the fraction as printed, at the step logged before it
-    lines = ["step 19071 | loss: 3.072705 | lr 6.0000e-05 | norm: 0.3273 | dt: 4784.87ms | tok/sec: 109571.96",
-             "validation loss: 3.0316", "HellaSwag accuracy: 3045/10042=0.3032"]
-    assert evals(shown(tmp_path, lines)) == {"val_loss": (3.0316, 19071), "hellaswag_accuracy": (0.3032, 19071)}
-    # a count past its total, or a fraction that is not theirs (3045/10042 is no 0.5), is no score
-    for wrong in ("HellaSwag accuracy: 10043/10042=1.0001", "HellaSwag accuracy: 3045/10042=0.5000"):
+    # 2500/10042 = 0.24895…: the fraction as printed, at the step logged before it
+    lines = ["step 4000 | loss: 3.250000 | lr 3.0000e-04 | norm: 0.2500 | dt: 500.00ms | tok/sec: 1048576.00",
+             "validation loss: 3.2000", "HellaSwag accuracy: 2500/10042=0.2490"]
+    assert evals(shown(tmp_path, lines)) == {"val_loss": (3.2, 4000), "hellaswag_accuracy": (0.249, 4000)}
+    # a count past its total, or a fraction that is not theirs (2500/10042 is no 0.5), is no score
+    for wrong in ("HellaSwag accuracy: 10043/10042=1.0001", "HellaSwag accuracy: 2500/10042=0.5000"):
         assert "hellaswag_accuracy" not in evals(shown(tmp_path, [*lines[:2], wrong], "b.log"))

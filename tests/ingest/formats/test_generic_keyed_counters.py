@@ -1,7 +1,7 @@
 """A record split over lines: a counter in brackets as ``key=value`` pairs, its figures one a line under it.
 
-OLMo's trainer logs each step so (olmo/train.py): ``[step=1010/15000,epoch=0]``, then each metric indented, ``name=value``,
-a count's thousands parted by commas (``throughput/device/tokens_per_second=67,742``). The lines are one record: the step
+OLMo's trainer logs each step so (olmo/train.py): ``[step=75/739328,epoch=0]``, then each metric indented, ``name=value``,
+a count's thousands parted by commas (``throughput/device/tokens_per_second=9,407``). The lines are one record: the step
 and its total, the epoch, the metrics by their last part (a data split before it kept), one device's figure said so.
 
 The record lines of the first test are allenai/OLMo issue 552's paste (OLMo 0.2.x's rich handler before them, whose

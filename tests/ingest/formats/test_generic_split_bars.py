@@ -1,6 +1,6 @@
 """A bar whose description names a split after what it counts is an evaluation pass, never the training position nor
-its step time: seqar-style ``Epoch 3/400 val: 100%|…| 289/289 [00:01<00:00, 264.24it/s]`` after the epoch's ``Epoch
-3/400 train: …| 2590/2590 [00:20<00:00, 127.73it/s]``, a bracketed split (``Epoca 2/100 [Val]: …| 129/129``, real:
+its step time: ``Epoch 3/300 val: 100%|…| 300/300 [00:01<00:00, 250.00it/s]`` after the epoch's ``Epoch
+3/300 train: …| 2400/2400 [00:20<00:00, 120.00it/s]``, a bracketed split (``Epoca 2/100 [Val]: …| 129/129``, real:
 sebastian-c-2001/Face_Coco, Preprocesare/wandb/run-20251130_112828-jzwv6jq0/files/output.log), as Lightning's
 ``Validating:`` bar and a bar that starts with its split were already read. The run stays at the training bar's count
 and pace; a pass cut before its total is the run evaluating. The other lines are composed; answers read off by hand."""
@@ -25,10 +25,10 @@ _FACE_COCO = [
 @pytest.mark.parametrize(("lines", "steps", "seconds", "pause"), [
     # Face_Coco's bracketed [Val] bar: the training bars' 389/389 at 1/4.15 s, never 129/129 at 1/3.25 s
     (_FACE_COCO, [389, 389], 1 / 4.15, (129, 129)),
-    # the split as the description's last word, a pass under way: 133 of its 289 batches, the run at 2590/2590
-    (["Epoch 3/400 train: 100%|██████████| 2590/2590 [00:20<00:00, 127.73it/s]",
-      "Epoch 3/400 val:   0%|          | 0/289 [00:00<?, ?it/s]",
-      "Epoch 3/400 val:  46%|████▌     | 133/289 [00:00<00:00, 260.31it/s]"], [2590], 1 / 127.73, (133, 289)),
+    # the split as the description's last word, a pass under way: 140 of its 300 batches, the run at 2400/2400
+    (["Epoch 3/300 train: 100%|██████████| 2400/2400 [00:20<00:00, 120.00it/s]",
+      "Epoch 3/300 val:   0%|          | 0/300 [00:00<?, ?it/s]",
+      "Epoch 3/300 val:  47%|████▋     | 140/300 [00:00<00:00, 250.00it/s]"], [2400], 1 / 120.0, (140, 300)),
     # the same, a test split and a dev split
     (["Epoch 2 train: 100%|██████████| 50/50 [00:10<00:00,  5.00it/s]",
       "Epoch 2 test:  40%|████      | 4/10 [00:01<00:01,  3.00it/s]"], [50], 1 / 5.0, (4, 10)),

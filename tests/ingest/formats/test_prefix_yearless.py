@@ -1,8 +1,8 @@
 """A date printed without a year takes its year from the log's own lines printed with one.
 
-glog's and absl's ``W0412 17:05:20.134594 247 device_context.cc:465] ``, syslog's ``Dec 07 22:59:59 ``, a ``%m-%d`` date
-(``[04-12 17:05:20][demucs.solver][INFO] - ``): a framework's C++ under a trainer's logger prints them beside records
-dated in full (Paddle's device lines among ``2022-04-12 17:05:16,552 - INFO - `` records), and the file may be read years
+glog's and absl's ``W0418 09:41:07.512300 913 device_context.cc:372] ``, syslog's ``Dec 07 22:59:59 ``, a ``%m-%d`` date
+(``[04-18 09:41:07][demucs.solver][INFO] - ``): a framework's C++ under a trainer's logger prints them beside records
+dated in full (Paddle's device lines among ``2022-04-18 09:41:03,120 - INFO - `` records), and the file may be read years
 after it was written. The year is taken from the nearest dated line before it (before any dated line, the first dated
 line after it among the lines read with it): of its year and the years either side, the one nearest its date; with no
 dated line at all, the reference time's (the file's modification time), as before. The real logs are in
@@ -39,9 +39,9 @@ def times(lines: list[str], reference: float | None = REFERENCE) -> list[float |
 
 @pytest.mark.parametrize(("lines", "at"), [
     # after a dated line in the same month: that line's year
-    (["2022-04-12 17:05:16,552 - INFO - use_gpu: True, epochs: 20",
-      "W0412 17:05:20.134594   247 device_context.cc:465] device: 0, cuDNN Version: 7.6."],
-     local(2022, 4, 12, 17, 5, 20.134594)),
+    (["2022-04-18 09:41:03,120 - INFO - use_gpu: True, epochs: 12",
+      "W0418 09:41:07.512300   913 device_context.cc:372] device: 0, cuDNN Version: 8.1."],
+     local(2022, 4, 18, 9, 41, 7.5123)),
     # a month later than the dated line's: the same year
     (["2022-01-15 10:00:00,000 - INFO - start", "I0301 09:00:00.250000  1 train.py:88] step 100"],
      local(2022, 3, 1, 9, 0, 0.25)),
@@ -89,10 +89,10 @@ def test_a_log_with_no_dated_line_keeps_the_reference_year() -> None:
 
 
 def test_the_newest_time_of_unread_lines_is_never_a_yearless_date_past_its_dated_neighbours() -> None:
-    lines = ["2022-04-12 17:05:16,552 - INFO - start",
-             "W0412 17:05:20.134594   247 device_context.cc:465] device: 0, cuDNN Version: 7.6.",
-             "2022-04-12 17:38:36,780 - INFO - epoch: 1, batch_id: 1500, loss:0.13503087"]
-    assert newest_time(lines) == pytest.approx(local(2022, 4, 12, 17, 38, 36.780), abs=1e-6)
+    lines = ["2022-04-18 09:41:03,120 - INFO - start",
+             "W0418 09:41:07.512300   913 device_context.cc:372] device: 0, cuDNN Version: 8.1.",
+             "2022-04-18 10:02:11,450 - INFO - epoch: 1, batch_id: 900, loss:0.2171"]
+    assert newest_time(lines) == pytest.approx(local(2022, 4, 18, 10, 2, 11.450), abs=1e-6)
 
 
 def test_a_parser_s_batch_ends_at_its_last_dated_record_not_at_a_glog_line() -> None:
