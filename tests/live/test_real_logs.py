@@ -2671,6 +2671,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 91/5000 · 320/405 samples in the epoch · …", "measuring",
      {"step": 320, "total_steps": 405, "loss": 0.0833, "data": epoch(91.0), "finished": False,
       "eval": {"val_loss": {"value": 0.2793, "step": None}}}),
+    # Optuna's study log, one line a trial as it ends: the position the trial, said as one, never a step; the
+    # objective's value and the best so far under their own names, never the loss; the trial's sampled parameters
+    # (``'lr': 0.0022``) no learning rate of the run; pruned trials are trials too. Trials 42-53: 12 lines over
+    # 12:46:55.364-12:47:15.125, 19.761 s / 11 = 1.80 s a trial; trials 59-65 at 783-797 ms, 14 ms / 6 = 2.3 ms
+    ("generic-optuna-pr2094-trials-42-to-53-finished-and-pruned-value-best.log", T0, "end", "trial 53 · …", "measuring",
+     {"step": 53, "total_steps": None, "step_unit": "trial", "loss": None, "lr": None, "eval": None,
+      "step_seconds": pytest.approx(19.761 / 11, rel=1e-3), "finished": False,
+      "figures": {"figure/value": 0.93359375, "figure/best value": 0.95}}),
+    ("generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log", T0, "end", "trial 65 · …", "measuring",
+     {"step": 65, "total_steps": None, "step_unit": "trial", "loss": None, "lr": None, "eval": None,
+      "step_seconds": pytest.approx(0.014 / 6, rel=1e-3), "finished": False,
+      "figures": {"figure/value": 10.534330301830387, "figure/best value": 0.00011512834737057088}}),
 ]  # fmt: skip
 
 
@@ -3335,6 +3347,8 @@ GENERIC_READ = {
     "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "step, total, loss, step time, elapsed, ETA",
     "generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log": "step",
     "generic-llama2c-issue461-iters-490-to-600-evaluation-save-then-its-slow-iteration.log": "step, loss, lr, step time, eval",
+    "generic-optuna-pr2094-trials-42-to-53-finished-and-pruned-value-best.log": "step",
+    "generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log": "step",
 }  # fmt: skip
 
 
