@@ -2677,6 +2677,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "end", "step 8950/9000 · …", "measuring", {"step": 8950, "total_steps": 9000, "loss": 0.116848, "lr": 1e-6}),
     ("generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log", T0, "end",
      "epoch 6 · 41 in the epoch · no timing", "measuring", {"step": 41, "loss": 0.25470978, "data": epoch(6.0)}),
+    # Optuna's study log, one line a trial as it ends: the position the trial, said as one, never a step; the
+    # objective's value and the best so far under their own names, never the loss; the trial's sampled parameters
+    # (``'lr': 0.0022``) no learning rate of the run; pruned trials are trials too. Trials 42-53: 12 lines over
+    # 12:46:55.364-12:47:15.125, 19.761 s / 11 = 1.80 s a trial; trials 59-65 at 783-797 ms, 14 ms / 6 = 2.3 ms
+    ("generic-optuna-pr2094-trials-42-to-53-finished-and-pruned-value-best.log", T0, "end", "trial 53 · …", "measuring",
+     {"step": 53, "total_steps": None, "step_unit": "trial", "loss": None, "lr": None, "eval": None,
+      "step_seconds": pytest.approx(19.761 / 11, rel=1e-3), "finished": False,
+      "figures": {"figure/value": 0.93359375, "figure/best value": 0.95}}),
+    ("generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log", T0, "end", "trial 65 · …", "measuring",
+     {"step": 65, "total_steps": None, "step_unit": "trial", "loss": None, "lr": None, "eval": None,
+      "step_seconds": pytest.approx(0.014 / 6, rel=1e-3), "finished": False,
+      "figures": {"figure/value": 10.534330301830387, "figure/best value": 0.00011512834737057088}}),
 ]  # fmt: skip
 
 
@@ -3344,6 +3356,8 @@ GENERIC_READ = {
     "generic-tf-nima-readme-step-8850-to-8950-of-9000-losses-said-is-comma-joined-then-train-batch-scores.log":
         "step, total, loss, lr, eval",
     "generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log": "step, epoch, loss",
+    "generic-optuna-pr2094-trials-42-to-53-finished-and-pruned-value-best.log": "step",
+    "generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log": "step",
 }  # fmt: skip
 
 

@@ -276,7 +276,7 @@ _VALUE_NAME = re.compile(rf"({NUM})(?: (s|ms))? ([A-Za-z][A-Za-z ]{{0,20}})")
 # A position's names that say nothing of whose count it is (the run's or its epoch's).
 _PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
 # A position named by a word that counts no training step: said by that word (TrainStep.counter)
-_OWN_COUNTERS = frozenset({"episode", "generation"})
+_OWN_COUNTERS = frozenset({"episode", "generation", "trial"})
 # A count of the data itself, its unit printed after its total (cryoNeFEN's ``[900/6034 images]``): said in that unit
 # (TrainStep.counter), its time and rate that unit's, never a step's.
 _COUNT_UNIT = re.compile(r"(?<![\w.])(\d{1,12})\s?/\s?(\d{1,12})\s(images|imgs|samples|examples|sequences|particles)\b",
@@ -632,6 +632,10 @@ class GenericParser(StepLines[_Line]):
         self._fit_epoch: Reading | None = None  # the last epoch said with the run's epochs (Keras' ``Epoch 100/100``)
         self._fit_bar: int | None = None  # the count of the last epoch's full Keras bar, ``fit`` over: none since
         self._last: tuple[int, float | None] | None = None
+        # A search's trial lines (``_search_trial``): the first held until a second shows the log's records are trials;
+        # True once they are
+        self._trial_held: _Line | None = None
+        self._trials = False
         self._pieces_read = 0  # the pieces of lines classified so far (which step line was read just before)
         # (its position's name, its loss, the piece it was read at) of the last step line, for the record's second line
         self._record_line: tuple[str, float, int] | None = None
@@ -1068,6 +1072,24 @@ class GenericParser(StepLines[_Line]):
                 early.before, read.before = read.before, early
         return read_kind, read
 
+    def _trial_record(self, trial: _Line) -> _Line | None:
+        """A search's trial line as the run's position where the log's records are its trials, two trial lines before
+        any other record (the first held till the second, emitted before it); None where the model a trial trains
+        prints its own steps (CatBoost's iterations under Optuna's trial lines): those steps are the position, the
+        trial line no record of them."""
+        if self._trials:
+            return trial
+        if self._last is not None:
+            return None
+        if self._trial_held is None:
+            self._trial_held = trial
+            return None
+        held, self._trial_held, self._trials = self._trial_held, None, True
+        if held.at is None:
+            held.at = self._clock_in(held.text)  # (a held line dated by its own stamp once it is a record)
+        trial.before = held
+        return trial
+
     def _series_line(self, record: SeriesRecord, at: float | None,
                      labels: list[str] | None = None) -> tuple[Kind, _Line | None]:
         """A record read by its series as the generic reader reads it: a step line, or None. A loop's own report
@@ -1435,6 +1457,8 @@ class GenericParser(StepLines[_Line]):
             iteration = _catboost_iteration(s, at)
             if iteration is not None:
                 return Kind.FULL, iteration
+        if "Trial " in s[:48] and (trial := _search_trial(s, at)) is not None:
+            return Kind.FULL, self._trial_record(trial)
         if s[:1] == "[":
             boosted = _boosting_round(s, at)
             if boosted is not None:
@@ -4267,6 +4291,31 @@ def _boosting_round(s: str, at: float | None) -> _Line | None:
             readings.append(Reading(Field.EVAL_LOSS, normalise(f"{data} {name}"), value))
     line = _Line("step", at, readings, text=s, loss_note=note)
     line.evaluation = True  # the metrics printed beside the round are that round's
+    return line
+
+
+# Optuna's line of a trial ended, as its logger prints it since 2019 (its stamp read by the line's prefix): the trial, the
+# objective's value, the trial's parameters, the best trial so far and its value (``Trial 42 finished with value:
+# 0.934375 and parameters: {'lr': 0.0022}. Best is trial 31 with value: 0.95.``), or a trial stopped early (``Trial 45
+# pruned.``).
+_SEARCH_TRIAL = re.compile(
+    rf"(?:^|\] )Trial (\d{{1,9}}) (?:finished with value: ({NUM}) and parameters: \{{.*\}}\. "
+    rf"Best is trial \d{{1,9}} with value: ({NUM})\.|pruned\.)\s*$"
+)
+
+
+def _search_trial(s: str, at: float | None) -> _Line | None:
+    """A hyperparameter search's line a trial ended (see ``_SEARCH_TRIAL``) as its position, said as a trial
+    (TrainStep.counter), never a training step: the objective's value and the best so far under their own names, never
+    the loss (a value is whatever the search optimises, raised or lowered), the trial's parameters no figure of the run
+    (a sampled ``lr`` is no learning rate the run trains at); None for any other line."""
+    m = _SEARCH_TRIAL.search(s)
+    if m is None:
+        return None
+    line = _Line("step", at, [Reading(Field.STEP, "trial", float(m.group(1)))], text=s)
+    value, best = m.group(2), m.group(3)
+    if value is not None and best is not None:
+        line.parts = ((FIGURE_PART + "value", float(value)), (FIGURE_PART + "best value", float(best)))
     return line
 
 
