@@ -1078,7 +1078,10 @@ class GenericParser(StepLines[_Line]):
         prints its own steps (CatBoost's iterations under Optuna's trial lines): those steps are the position, the
         trial line no record of them."""
         if self._trials:
-            return trial
+            # trials run side by side finish out of their order (13, 16, 14, 8, 15): the search's position is the
+            # furthest trial ended, its time measured over those; a trial ended behind it is no record
+            at_trial = _position(trial.readings)
+            return trial if self._last is None or at_trial is None or at_trial.value >= self._last[0] else None
         if self._last is not None:
             return None
         if self._trial_held is None:

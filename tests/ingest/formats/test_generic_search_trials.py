@@ -40,3 +40,14 @@ def test_trial_lines_among_a_model_s_own_steps_are_no_record(tmp_path: Path) -> 
     training = data["training"]
     assert data["status_line"].startswith("step 2 · ") and training.get("step_unit") is None
     assert training["loss"] == 1.5 and not training.get("figures")
+
+
+def test_trials_run_side_by_side_are_at_the_furthest_trial_ended(tmp_path: Path) -> None:
+    # five trials run side by side end as 3 (0 s), 6 (15 s), 4 (20 s), 1 (25 s), 7 (40 s): the search is at trial 7, the
+    # furthest ended; its time over the trials that moved it, 3 -> 6 -> 7: (40 - 0) / (7 - 3) = 10 s a trial, never a
+    # time measured again from trial 1 ((40 - 25) / 6 = 2.5 s)
+    data = read_cold(tmp_path, [_trial(3, 0, 0.5, 0.5), _trial(6, 15, 0.6, 0.5), _trial(4, 20, 0.7, 0.5),
+                                _trial(1, 25, 0.4, 0.4), _trial(7, 40, 0.8, 0.4)])
+    training = data["training"]
+    assert data["status_line"].startswith("trial 7 · ") and training["step_seconds"] == 10.0
+    assert training["figures"] == {"figure/value": 0.8, "figure/best value": 0.4}
