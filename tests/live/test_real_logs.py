@@ -2671,6 +2671,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 91/5000 · 320/405 samples in the epoch · …", "measuring",
      {"step": 320, "total_steps": 405, "loss": 0.0833, "data": epoch(91.0), "finished": False,
       "eval": {"val_loss": {"value": 0.2793, "step": None}}}),
+    # flair 0.4: an iteration line every 24 of the epoch's 249, the last at 240 (240 + 24 > 249), then ``EPOCH 1 done``:
+    # the epoch's summary closes it where the log left it, 240/249 as printed, no 249 no line printed; 11 step lines
+    # over 18:37:07.467 -> 18:37:11.947, 4.48 s / 240 an iteration; DEV and TEST losses its evaluation
+    ("generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log", T0, "end",
+     "epoch 1 · 240/249 in the epoch · …", "measuring",
+     {"step": 240, "total_steps": 249, "loss": 0.03491753, "step_seconds": 4.48 / 240, "data": epoch(1.0),
+      "finished": False, "eval": {"val_loss": {"value": 0.03877527, "step": None},
+                                  "test_loss": {"value": 0.04066545, "step": None}, "acc": {"value": 0.5521, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -3335,6 +3343,7 @@ GENERIC_READ = {
     "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "step, total, loss, step time, elapsed, ETA",
     "generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log": "step",
     "generic-llama2c-issue461-iters-490-to-600-evaluation-save-then-its-slow-iteration.log": "step, loss, lr, step time, eval",
+    "generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log": "step, total, epoch, loss, eval",
 }  # fmt: skip
 
 
