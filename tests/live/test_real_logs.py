@@ -2689,6 +2689,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 65, "total_steps": None, "step_unit": "trial", "loss": None, "lr": None, "eval": None,
       "step_seconds": pytest.approx(0.014 / 6, rel=1e-3), "finished": False,
       "figures": {"figure/value": 10.534330301830387, "figure/best value": 0.00011512834737057088}}),
+    # flair 0.4: an iteration line every 24 of the epoch's 249, the last at 240 (240 + 24 > 249), then ``EPOCH 1 done``:
+    # the epoch's summary closes it where the log left it, 240/249 as printed, no 249 no line printed; 11 step lines
+    # over 18:37:07.467 -> 18:37:11.947, 4.48 s / 240 an iteration; DEV and TEST losses its evaluation
+    ("generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log", T0, "end",
+     "epoch 1 · 240/249 in the epoch · …", "measuring",
+     {"step": 240, "total_steps": 249, "loss": 0.03491753, "step_seconds": 4.48 / 240, "data": epoch(1.0),
+      "finished": False, "eval": {"val_loss": {"value": 0.03877527, "step": None},
+                                  "test_loss": {"value": 0.04066545, "step": None}, "acc": {"value": 0.5521, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -3358,6 +3366,7 @@ GENERIC_READ = {
     "generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log": "step, epoch, loss",
     "generic-optuna-pr2094-trials-42-to-53-finished-and-pruned-value-best.log": "step",
     "generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log": "step",
+    "generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log": "step, total, epoch, loss, eval",
 }  # fmt: skip
 
 

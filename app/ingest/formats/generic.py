@@ -651,6 +651,7 @@ class GenericParser(StepLines[_Line]):
         self._tagged_released: list[Event] = []  # … and of the ``tag value step`` lines held (below)
         self._counter_at: float | None = None  # the time of the counter line that opened the last such block
         self._last_step: int | None = None  # the last step read (its stride to the next one says how often it logs)
+        self._stride = 0  # that stride, from the step before the last one read (0: not known)
         self._run_done: TrainStep | None = None  # that step, when it was its last epoch's last of the run
         self._run_record: tuple[int, int] | None = None  # (step, total) of the last record counting the run's steps
         self._epoch_bar: tuple[Reading, _Bar] | None = None  # an epoch's bar beside such records: its epoch, its rate
@@ -2413,6 +2414,12 @@ class GenericParser(StepLines[_Line]):
             # under ``epoch 2 - iter 860/864 - … time (sec): 318.20``, has no time on that clock: no step is placed)
             open_step = self._epoch_open
             assert open_step.total_steps is not None
+            self._epoch_open = None
+            if 0 < self._stride and open_step.step == self._last_step and open_step.step + self._stride > open_step.total_steps:
+                # The last printed step was its stride's last short of the total (flair's ``epoch 1 - iter 240/249``
+                # every 24, then ``EPOCH 1 done``): fewer than a stride's steps were left, which no line printed; the
+                # position stays the last printed step, with its total as printed, and no step is made up.
+                return
             # The summary closes its epoch: all its batches are done, at the summary's time (a full epoch, as
             # Keras' bar is: its count the epoch's, no run's total to finish at).
             events.append(replace(open_step, at=line.at, step=open_step.total_steps, total_steps=None,
@@ -3387,6 +3394,7 @@ class GenericParser(StepLines[_Line]):
             # the run's last step: its last epoch's (of a printed total), no further step of its stride short of its total
             stride = last.step - self._last_step if self._last_step is not None else 0
             self._last_step = last.step
+            self._stride = stride
             done = (last.epoch is not None and last.epoch_total is not None and last.epoch >= last.epoch_total
                     and last.total_steps is not None and stride > 0 and last.step + stride > last.total_steps)
             self._run_done = last if done else None

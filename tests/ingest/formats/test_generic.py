@@ -1093,12 +1093,28 @@ def test_iterations_a_second_in_any_spelling_are_the_step_s_rate(text: str, seco
 
 
 def test_an_epoch_s_summary_closes_the_epoch_whose_batches_were_counted() -> None:
-    got = steps(["Train | Epoch 3 | 40/100 | Loss 0.5000", "Train | Epoch 3 | 80/100 | Loss 0.4000",
+    # (every 25 of 100, the last at 75: a line of that stride, at 100, was still to come)
+    got = steps(["Train | Epoch 3 | 50/100 | Loss 0.5000", "Train | Epoch 3 | 75/100 | Loss 0.4000",
                  "Train Summary | Epoch 3 | Loss=0.4500", "Valid Summary | Epoch 3 | Loss=0.6000"])
     assert [(s.step, s.total_steps, s.epoch_steps, s.epoch, s.loss) for s in got] == [
-        (40, 100, None, 3.0, 0.5), (80, 100, None, 3.0, 0.4), (100, None, 100, 3.0, None)]
+        (50, 100, None, 3.0, 0.5), (75, 100, None, 3.0, 0.4), (100, None, 100, 3.0, None)]
     # another epoch's summary, or one with no batches counted, closes nothing
     assert [s.step for s in steps(["Train | Epoch 3 | 40/100 | Loss 0.5000", "Train Summary | Epoch 2 | Loss=0.4"])] == [40]
+
+
+def test_an_epoch_s_summary_after_its_stride_s_last_line_leaves_the_position_as_printed() -> None:
+    # every 40 of 100, the last at 80 (80 + 40 > 100): no line of that stride was left to come, the 20 batches after it
+    # never printed; the summary closes the epoch where the log left it, 80/100, no step 100 made up
+    got = steps(["Train | Epoch 3 | 40/100 | Loss 0.5000", "Train | Epoch 3 | 80/100 | Loss 0.4000",
+                 "Train Summary | Epoch 3 | Loss=0.4500"])
+    assert [(s.step, s.total_steps, s.loss) for s in got] == [(40, 100, 0.5), (80, 100, 0.4)]
+    # the same in other words (``Step N/205`` every 20, then ``Epoch 1 completed in …``)
+    got = steps(["Epoch 1 | Step 180/205 | Loss: 0.5200", "Epoch 1 | Step 200/205 | Loss: 0.5100",
+                 "Epoch 1 completed in 95.20s | Avg Loss: 0.5300"])
+    assert [(s.step, s.total_steps) for s in got] == [(180, 205), (200, 205)]
+    # one line alone has no stride: the summary still closes its epoch at its total
+    assert [s.step for s in steps(["Train | Epoch 3 | 80/100 | Loss 0.4000", "Train Summary | Epoch 3 | Loss=0.4500"])] == [
+        80, 100]
 
 
 # ultralytics' training table, as printed (the row's bar cut at the terminal's width in the second)
