@@ -860,6 +860,9 @@ REAL_FORMATS = {
     "keras-locator-issue23-tf-keras-callback-lines-after-partial-bars-epochs-86-91-of-5000.log": "generic",
     "generic-tf-nima-readme-step-8850-to-8950-of-9000-losses-said-is-comma-joined-then-train-batch-scores.log": "generic",
     "generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log": "generic",
+    "generic-optuna-pr2094-trials-42-to-53-finished-and-pruned-value-best.log": "generic",
+    "generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log": "generic",
+    "generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log": "generic",
 }
 
 
