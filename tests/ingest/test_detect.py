@@ -860,6 +860,7 @@ REAL_FORMATS = {
     "keras-locator-issue23-tf-keras-callback-lines-after-partial-bars-epochs-86-91-of-5000.log": "generic",
     "generic-tf-nima-readme-step-8850-to-8950-of-9000-losses-said-is-comma-joined-then-train-batch-scores.log": "generic",
     "generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log": "generic",
+    "crash-dynamic-hires-mmlm-readme-training-failed-with-error-record-alone.log": "generic",
 }
 
 
