@@ -861,6 +861,8 @@ REAL_FORMATS = {
     "generic-tf-nima-readme-step-8850-to-8950-of-9000-losses-said-is-comma-joined-then-train-batch-scores.log": "generic",
     "generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log": "generic",
     "crash-dynamic-hires-mmlm-readme-training-failed-with-error-record-alone.log": "generic",
+    "startup-tuplan-garage-issue64-lightning-model-summary-totals-no-step-yet.log": "generic",
+    "startup-chatglm-finetuning-issue112-lightning-parameter-totals-only.log": "generic",
 }
 
 

@@ -2704,6 +2704,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                                     " the files, and couldn't find them in the cached files. Check your internet"
                                     " connection or see how to run the library in offline mode at 'https://huggingface…",
                                     "at": T0}}),
+    # PyTorch Lightning's start-up alone (its ModelSummary and totals; the totals alone): waiting for the first step
+    ("startup-tuplan-garage-issue64-lightning-model-summary-totals-no-step-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
+    ("startup-chatglm-finetuning-issue112-lightning-parameter-totals-only.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
 ]  # fmt: skip
 
 
