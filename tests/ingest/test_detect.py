@@ -863,6 +863,9 @@ REAL_FORMATS = {
     "generic-optuna-pr2094-trials-42-to-53-finished-and-pruned-value-best.log": "generic",
     "generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log": "generic",
     "generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log": "generic",
+    "crash-dynamic-hires-mmlm-readme-training-failed-with-error-record-alone.log": "generic",
+    "startup-tuplan-garage-issue64-lightning-model-summary-totals-no-step-yet.log": "generic",
+    "startup-chatglm-finetuning-issue112-lightning-parameter-totals-only.log": "generic",
 }
 
 

@@ -2697,6 +2697,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 240, "total_steps": 249, "loss": 0.03491753, "step_seconds": 4.48 / 240, "data": epoch(1.0),
       "finished": False, "eval": {"val_loss": {"value": 0.03877527, "step": None},
                                   "test_loss": {"value": 0.04066545, "step": None}, "acc": {"value": 0.5521, "step": None}}}),
+    # A logger's error record that says the training failed, no traceback under it: crashed, its message the crash's line
+    ("crash-dynamic-hires-mmlm-readme-training-failed-with-error-record-alone.log", T0, T0, "no step yet · crashed",
+     "crashed", {"step": None, "loss": None, "finished": False,
+                 "crash": {"error": "Training failed with error: We couldn't connect to 'https://huggingface.co' to load"
+                                    " the files, and couldn't find them in the cached files. Check your internet"
+                                    " connection or see how to run the library in offline mode at 'https://huggingface…",
+                                    "at": T0}}),
+    # PyTorch Lightning's start-up alone (its ModelSummary and totals; the totals alone): waiting for the first step
+    ("startup-tuplan-garage-issue64-lightning-model-summary-totals-no-step-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
+    ("startup-chatglm-finetuning-issue112-lightning-parameter-totals-only.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
 ]  # fmt: skip
 
 

@@ -22,7 +22,8 @@ So is a trainer's word that training starts, with no plan in it: the HF Trainer'
 ``***** Running training *****`` heading, accelerate's process state as a script logs it before its loop
 (``Distributed environment: MULTI_GPU  Backend: nccl``), detectron2's ``Starting training from iteration 16000``,
 LightGBM's records of the data set its booster is built on (``[LightGBM] [Info] Number of data points in the train set:
-160000, number of used features: 5``: ``lgb.cv`` prints one a fold before any round).
+160000, number of used features: 5``: ``lgb.cv`` prints one a fold before any round), PyTorch Lightning's start-up as
+``Trainer.fit`` begins (the devices it found, its ModelSummary table and the parameter totals under it).
 The last names the step the loop starts from (a resumed run's checkpoint): until a step is printed, that is
 the run's position, and a run that ends with no step after it (resumed at its last iteration: detectron2's
 ``Total training time: 0:00:00`` at once) ended there. A start line may name the run's total beside that step
@@ -78,6 +79,17 @@ _BARE_START = re.compile(r"(?i)\s*(?:(?:start(?:ing|s)?|begin(?:ning|s)?) (?:the
 # (found anywhere in its line: behind a prefix, or R's ``[1] "…"``)
 _LIGHTGBM_SETUP = re.compile(r"\[LightGBM\] \[Info\] (?:Number of data points in the train set: \d+, number of used features: "
                              r"\d+|Start training from score [-+]?\d[\d.e+-]*)\s*$")
+# PyTorch Lightning's own start-up as ``Trainer.fit`` prints it before its first batch: the devices it found
+# (``GPU available: True (cuda), used: True``, ``LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0]``) and the ModelSummary table,
+# its header (``  | Name | Type | Params``), its rows (``0 | encoder | Sequential | 100 K``, more columns after in 2.x:
+# ``| train``) and its totals (``201 K     Trainable params``, ``0.806     Total estimated model params size (MB)``).
+# (found anywhere in its line: behind Lightning's ``[rank: 0] `` or a logger's prefix)
+_LIGHTNING_SETUP = re.compile(
+    r"\bGPU available: (?:True|False)\b.*, used: (?:True|False)\b|\bLOCAL_RANK: \d+ - CUDA_VISIBLE_DEVICES: "
+    r"|^\s*\|\s*Name\s*\|\s*Type\s*\|\s*Params\b"
+    r"|^\s*\d{1,6}\s*\|\s*[\w.-]{1,300}\s*\|\s*[A-Za-z_][\w.]{0,200}\s*\|\s*\d[\d.,]*\s?[KMBT]?\s*(?:\|.*)?$"
+    r"|^\s*\d[\d.,]*\s?[KMBT]?\s+(?:Trainable|Non-trainable|Total) params\s*$|\bTotal estimated model params size \(MB\)\s*$"
+)
 # A whole echo of the arguments, as a script prints it before its first step: argparse's ``Namespace(…)``, a config dict
 _ECHO = re.compile(r"\s*(?:Namespace\(|\{['\"])")
 _STARTS_FROM = re.compile(r"(?i)\s*(?:start(?:ing)?|resum(?:e|ing)|continu(?:e|ing)) training from (?:the )?"
@@ -144,13 +156,16 @@ class Started:
 
 def may_say_start(text: str) -> bool:
     """True when the line holds a word every start of training :func:`started_run` reads has (a cheap test first)."""
-    return ("raining" in text or "environment: " in text or "[LightGBM] [Info] " in text
+    return ("raining" in text or "environment: " in text or "[LightGBM] [Info] " in text or "|" in text
+            or " params" in text or "GPU available: " in text or "LOCAL_RANK: " in text
             or (("tep" in text or "TEP" in text or "ter" in text or "TER" in text) and any(c.isdigit() for c in text)))
 
 
 def started_run(text: str) -> Started | None:
     """The start of training a line says with no plan in it (the module's docstring), or None."""
     if "[LightGBM] [Info] " in text and _LIGHTGBM_SETUP.search(text):
+        return Started()
+    if ("|" in text or " params" in text or "GPU available: " in text or "LOCAL_RANK: " in text) and _LIGHTNING_SETUP.search(text):
         return Started()
     if "unning training" in text and _HEADING.match(text):
         return Started()

@@ -138,6 +138,18 @@ _FAILED_RECORD = re.compile(
     r"(?i:\b(?:exception|error|failure)s?(?: occurr?ed| raised| happened)? (?:during|in|while) (?:the )?(?:training|train(?:ing)? loop|trainer\.fit|fit)\b"
     r"|\btraining (?:failed|crashed|aborted)\b|\berror executing job\b)|(?:^|[\s|\[:])(?:CRITICAL|FATAL)(?:[\s|\]:]|$)"
 )
+# A logger's record that says, as its whole message, that the training or the run failed, with no traceback needed under
+# it (a script that catches the error, logs it and exits: ``ERROR - Training failed with error: default_collate: …``,
+# ``CRITICAL - Run failed: …``, ``Training aborted due to …``): the run's end, when the record is at an error level or
+# its words say it failed with an error. Never a failure to do something (``Training failed to converge``).
+# (its words open the message, or follow the record's level where no prefix reader took the logger's name: ``__main__ -
+# ERROR - Training failed …``)
+_FAILURE_SAID = re.compile(
+    r"(?i)(?:^|\b(?:ERROR|CRITICAL|FATAL)\]?\s?[-:|]?\s?)\W{0,4}(?P<words>(?:the )?(?:train(?:ing)?(?: run| job)?|run)(?: has| was)?"
+    r" (?:failed|crashed|aborted)\b(?! to\b)(?P<with> with (?:an? )?(?:error|exception)\b)?.*)"
+)
+# The error levels a logger's record is written at (glog's ``E1208``, torch's ``[E …]``)
+_ERROR_LEVEL = re.compile(r"(?:^|[\s|\[:])(?:ERROR|CRITICAL|FATAL)(?:[\s|\]:]|$)|^\[?E\d{4} |^\[E ")
 # Warning-level lines never crash a run (glog ``W0219``, torch's ``[W …]``, python warnings).
 _WARNING = re.compile(
     r"(?:^|[\s\[|:(])(?:WARNING|WARN)(?=[\s\]|:)]|$)|^\[?W\d{4} |^\[W |Warning[:\]]"
@@ -306,7 +318,7 @@ _MAYBE = re.compile(
             "error", "exception", "traceback", 'file "', "interrupt", "nccl", "terminat", "exit", "kill",
             "已杀死", "getötet", "強制終了", "убито", "processus arrêté", "已终止",
             "fault", "fatal", "dumped", "cancelled", "due to", "overflow", "abort", "^c", "code", "loss scale",
-            "out of memory", "assert", "signal", "non-finite", "model diverged", "received at time=", "died",
+            "out of memory", "assert", "signal", "non-finite", "model diverged", "received at time=", "died", "failed",
             *NATIVE_WORDS,
         )
     )
@@ -720,6 +732,19 @@ class CrashWatch:
             return []
         return self._crash(message[died.start() :], FATAL, killed=died.group().endswith("(OOM)"))
 
+    def _failure_said(self, line: str, message: str) -> list[Event]:
+        """A logger's record that says the training or the run failed (``_FAILURE_SAID``), at an error level or in words
+        that it failed with an error; never one at warning level or one the program says it goes on after (a retry)."""
+        said = _FAILURE_SAID.search(message)
+        if said is None or _HANDLED.search(message):
+            return []
+        text = said.group("words")
+        at = line.find(text[:40])
+        level = line[:at] if at > 0 else ""
+        if _WARNING.search(level) or (said.group("with") is None and not _ERROR_LEVEL.search(level)):
+            return []
+        return self._crash(text, FATAL)
+
     def _single(self, line: str, message: str) -> list[Event]:
         skipped = _OVERFLOW.search(message)
         if skipped is not None:
@@ -741,7 +766,7 @@ class CrashWatch:
         launcher = _LAUNCHER.search(message) if killed is None else None
         m = killed or launcher or _FATAL.search(message)
         if m is None:
-            return self._exception_line(message) or self._worker_died(message)
+            return self._exception_line(message) or self._worker_died(message) or self._failure_said(line, message)
         if _HANDLED.search(message):
             return []  # (a handler that saves a checkpoint on a signal and goes on says so)
         if killed is not None and self._previous_fatal and self._exception is not None and killed.group() in self._exception:

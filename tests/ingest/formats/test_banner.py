@@ -207,6 +207,23 @@ def test_a_bar_at_0_under_a_header_with_no_plan_said_is_a_run_begun_with_no_posi
         ("[LightGBM] [Info] Total Bins 255", None),
         ("[LightGBM] [Warning] Auto-choosing row-wise multi-threading, the overhead of testing was 0.004187 seconds.", None),
         ("How many data points does [LightGBM] [Info] Number of data points in the train set: print?", None),
+        # PyTorch Lightning's start-up as fit begins: its devices, the ModelSummary (header, rows, 2.x's Mode column) and
+        # its totals
+        ("GPU available: True (cuda), used: True", Started()),
+        ("GPU available: False, used: False", Started()),
+        ("LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1]", Started()),
+        ("  | Name    | Type       | Params", Started()),
+        ("  | Name  | Type | Params | Mode ", Started()),
+        ("0 | encoder | Sequential | 100 K ", Started()),
+        ("12 | model.decoder.layers.0 | Linear | 1.5 M  | train", Started()),
+        ("201 K     Trainable params", Started()),
+        ("0         Non-trainable params", Started()),
+        ("1.4 B     Total params", Started()),
+        ("0.806     Total estimated model params size (MB)", Started()),
+        # not a start: a table row of figures, a sentence on the GPU, parameters counted in words
+        ("0 | 2.3051 | 0.1000 | 12.5", None),
+        ("Is a GPU available: True", None),
+        ("Total params: 1,234,567", None),
     ],
 )
 def test_a_start_of_training_said_with_no_plan(line: str, started: Started | None) -> None:
@@ -333,3 +350,30 @@ def test_a_basicsr_start_up_s_plan_is_the_total_of_the_iterations_after_it(tmp_p
     data = read_cold(tmp_path, lines, at=T0)
     training = data["training"]
     assert (training["step"], training["total_steps"], training["loss"]) == (400, 30000, 0.03875)
+
+
+# Composed: PyTorch Lightning's start-up as ``Trainer.fit`` prints it (1.x's words), cut before its first batch
+LIGHTNING_STARTUP = [
+    "GPU available: True, used: True",
+    "TPU available: False, using: 0 TPU cores",
+    "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0]",
+    "",
+    "  | Name    | Type       | Params",
+    "---------------------------------------",
+    "0 | encoder | Sequential | 100 K ",
+    "1 | decoder | Sequential | 101 K ",
+    "---------------------------------------",
+    "201 K     Trainable params",
+    "0         Non-trainable params",
+    "201 K     Total params",
+    "0.806     Total estimated model params size (MB)",
+]
+
+
+@pytest.mark.parametrize("cut", [3, 5, 7, 11, 13])
+def test_a_lightning_start_up_cut_before_its_first_step_waits_for_it(tmp_path: Path, cut: int) -> None:
+    lines = LIGHTNING_STARTUP[:cut]
+    assert detect(lines) == "generic"
+    data = read_cold(tmp_path, lines, at=T0)
+    assert (data["status_line"], data["state"]) == ("waiting for first step", "working")
+    assert (data["training"]["step"], data["training"]["loss"], data["training"]["crash"]) == (None, None, None)

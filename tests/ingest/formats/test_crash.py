@@ -640,7 +640,59 @@ _FRAMES = ['  File "train.py", line 40, in train', "    self.run_step()", 'Runti
 )
 def test_a_logger_s_record_that_training_failed_makes_its_traceback_the_run_s_end(record: str) -> None:
     lines = [record, "Traceback (most recent call last):", *_FRAMES]
-    assert crashes(lines) == ["RuntimeError: the loader died at step 7"]
+    # (a record that says so in words, ``Training failed``, is the crash on its own line first: its error line says more)
+    assert last_crash(lines) == "RuntimeError: the loader died at step 7"
+    assert crashes(lines)[:-1] in ([], ["Training failed"])
+
+
+@pytest.mark.parametrize(
+    ("record", "said"),
+    [
+        ("2025-01-02 10:00:00,123 - __main__ - ERROR - Training failed with error: default_collate: batch must contain tensors",
+         "Training failed with error: default_collate: batch must contain tensors"),
+        ("__main__ - ERROR - Training failed with error: no such file", "Training failed with error: no such file"),
+        ("2025-01-02 10:00:00 - CRITICAL - Run failed: CUDA is not available", "Run failed: CUDA is not available"),
+        ("ERROR:root:Training aborted due to a NaN loss", "Training aborted due to a NaN loss"),
+        ("[2025-01-02 10:00:00] ERROR: training crashed: worker 3 exited", "training crashed: worker 3 exited"),
+        # (its words say it failed with an error, whatever the level a plain print has)
+        ("Training failed with error: out of disk space", "Training failed with error: out of disk space"),
+    ],
+)
+def test_a_logger_s_record_that_the_training_or_run_failed_is_a_crash_with_no_traceback(record: str, said: str) -> None:
+    assert crashes(["2025-01-02 09:59:58 - INFO - Starting training...", record]) == [said]
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        "2025-01-02 10:00:00 - WARNING - Training failed with error: connection reset",  # a warning level
+        "2025-01-02 10:00:00 - ERROR - Training failed with error: connection reset, retrying in 5 s",  # a retry
+        "2025-01-02 10:00:00 - ERROR - Training failed to converge within 10 epochs",  # a failure to do something
+        "2025-01-02 10:00:00 - INFO - Training failed: 2 of 5 folds",  # no error level, no "with error"
+        "2025-01-02 10:00:00 - ERROR - Dry run of the data loader failed",  # no failure of the training or the run
+        "2025-01-02 10:00:00 - INFO - Skipping the eval run: it failed with error 3 last time",  # not the run's own
+    ],
+)
+def test_a_failure_at_warning_level_retried_or_of_something_else_is_no_crash(record: str) -> None:
+    assert crashes([record]) == []
+
+
+def test_a_step_after_a_said_failure_is_training_again(tmp_path: Path) -> None:
+    # Composed: a run that logs its failure, starts again and steps on: running, no crash shown
+    lines = [
+        "2025-01-02 10:00:00,000 - __main__ - INFO - Starting training...",
+        "2025-01-02 10:00:01,000 - __main__ - ERROR - Training failed with error: Can't pickle local object",
+        "2025-01-02 10:00:05,000 - __main__ - INFO - Starting training...",
+        "2025-01-02 10:00:06,000 - __main__ - INFO - step 1/100 | loss 2.5000",
+        "2025-01-02 10:00:07,000 - __main__ - INFO - step 2/100 | loss 2.4000",
+    ]
+    crashed = read_cold(tmp_path, lines[:2])
+    assert crashed["state"] == "crashed"
+    assert crashed["training"]["crash"]["error"] == "Training failed with error: Can't pickle local object"
+    data = read_cold(tmp_path, lines)
+    assert data["state"] != "crashed"
+    assert data["training"]["crash"] is None
+    assert data["training"]["step"] == 2
 
 
 def test_a_logged_error_the_program_goes_on_from_is_still_no_crash() -> None:
