@@ -123,6 +123,8 @@ from .run_clock import boosted_clock, finished_clock, value_elapsed
 from .run_time import run_seconds
 from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
+from .search_trials import MAYBE as SEARCH_TRIAL
+from .search_trials import search_trial
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
 from .shapes import METRICS_HEADER, METRICS_ROW, RESULTS_HEADER
@@ -1461,7 +1463,7 @@ class GenericParser(StepLines[_Line]):
             iteration = _catboost_iteration(s, at)
             if iteration is not None:
                 return Kind.FULL, iteration
-        if "Trial " in s[:48] and (trial := _search_trial(s, at)) is not None:
+        if SEARCH_TRIAL in s[:48] and (trial := _search_trial(s, at)) is not None:
             return Kind.FULL, self._trial_record(trial)
         if s[:1] == "[":
             boosted = _boosting_round(s, at)
@@ -4305,28 +4307,15 @@ def _boosting_round(s: str, at: float | None) -> _Line | None:
     return line
 
 
-# Optuna's line of a trial ended, as its logger prints it since 2019 (its stamp read by the line's prefix): the trial, the
-# objective's value, the trial's parameters, the best trial so far and its value (``Trial 42 finished with value:
-# 0.934375 and parameters: {'lr': 0.0022}. Best is trial 31 with value: 0.95.``), or a trial stopped early (``Trial 45
-# pruned.``).
-_SEARCH_TRIAL = re.compile(
-    rf"(?:^|\] )Trial (\d{{1,9}}) (?:finished with value: ({NUM}) and parameters: \{{.*\}}\. "
-    rf"Best is trial \d{{1,9}} with value: ({NUM})\.|pruned\.)\s*$"
-)
-
-
 def _search_trial(s: str, at: float | None) -> _Line | None:
-    """A hyperparameter search's line a trial ended (see ``_SEARCH_TRIAL``) as its position, said as a trial
-    (TrainStep.counter), never a training step: the objective's value and the best so far under their own names, never
-    the loss (a value is whatever the search optimises, raised or lowered), the trial's parameters no figure of the run
-    (a sampled ``lr`` is no learning rate the run trains at); None for any other line."""
-    m = _SEARCH_TRIAL.search(s)
-    if m is None:
+    """A hyperparameter search's line a trial ended (search_trials.py) as its position, said as a trial
+    (TrainStep.counter), never a training step; None for any other line."""
+    trial = search_trial(s)
+    if trial is None:
         return None
-    line = _Line("step", at, [Reading(Field.STEP, "trial", float(m.group(1)))], text=s)
-    value, best = m.group(2), m.group(3)
-    if value is not None and best is not None:
-        line.parts = ((FIGURE_PART + "value", float(value)), (FIGURE_PART + "best value", float(best)))
+    line = _Line("step", at, [Reading(Field.STEP, "trial", float(trial.number))], text=s)
+    if trial.figures:
+        line.parts = trial.figures
     return line
 
 
