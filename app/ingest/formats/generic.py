@@ -142,6 +142,8 @@ from .step_source import (
     top_k_scores,
 )
 from .tagged_scalars import TaggedScalars, tagged
+from .throughput_timer import MAYBE as THROUGHPUT_TIMER
+from .throughput_timer import throughput_timer
 from .tree_summaries import TreeSummary
 from .vertical_records import VerticalRecord, vertical_start
 from .yolo_rows import cut_row_columns, headerless_columns, whole_class_header
@@ -250,10 +252,6 @@ _EVAL_EPOCH = re.compile(r"(?i)\bepoch\s+(\d{1,6})\b")
 # Caffe's solver before its ``Iteration N, Testing net (#0)`` (2014): ``Testing net`` after the iteration's training line,
 # then each output a line by its index alone, ``Test score #0: 0.001`` (solver.cpp's ``Test()``).
 _TEST_SCORE = re.compile(r"^Test score #\s?(\d{1,3}): (-?\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)\s*$")
-# DeepSpeed's ThroughputTimer (deepspeed/utils/timer.py): the epoch and the global step, then the samples a second
-_THROUGHPUT_TIMER = re.compile(r"(?:\d{1,9}/(\d{1,12})|epoch=\d{1,9}/micro_step=\d{1,12}/global_step=(\d{1,12})),"
-                               r" (?:RunningAvg|Curr)?SamplesPerSec=")
-_SAMPLES_RATE = re.compile(rf"\b((?:RunningAvg|Curr)?SamplesPerSec)=({NUM})")
 _LEGEND_EDGES = frozenset("│┃|")  # the first character of a drawn table's row, a legend's among them (legends.py)
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
 _LAUNCHER = re.compile(r"\[[\w-]{1,32}\|\d{1,6}\]:")
@@ -1209,7 +1207,7 @@ class GenericParser(StepLines[_Line]):
         prose, self._prose = self._prose, None  # (a line of another kind ends a record of figures in prose)
         run_took, self._run_took = self._run_took, None  # (an engine's run time read on the line just before)
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
-        if "SamplesPerSec=" in s and self._last is not None and (timed := self._throughput_under_step(s, at)):
+        if THROUGHPUT_TIMER in s and self._last is not None and (timed := self._throughput_under_step(s, at)):
             return Kind.FULL, timed
         under_heading, self._marked_heading = self._marked_heading, False
         if "#" in s and self._last is not None:
@@ -2025,20 +2023,13 @@ class GenericParser(StepLines[_Line]):
         return Kind.FULL, line
 
     def _throughput_under_step(self, s: str, at: float | None) -> _Line | None:
-        """DeepSpeed's ThroughputTimer line printed under the engine's own step line, at that step (``[Rank 0]
-        step=40, skipped=2, lr=[5e-05]`` then ``0/40, SamplesPerSec=83.49, MemAllocated=0.26GB``; later ``epoch=0/
-        micro_step=40/global_step=10, RunningAvgSamplesPerSec=25.03, CurrSamplesPerSec=25.70``): the step's samples a
-        second, the latest's where it prints both (its running average is the run's so far). None: no such line, or
-        its count is not the step just read (a log of timer lines alone counts its steps by them)."""
-        timer = _THROUGHPUT_TIMER.match(s)
-        if timer is None or self._last is None or int(timer.group(1) or timer.group(2)) != self._last[0]:
+        """DeepSpeed's ThroughputTimer line printed under the engine's own step line, at that step (throughput_timer.py):
+        the step's samples a second. None: no such line, or its count is not the step just read (a log of timer lines
+        alone counts its steps by them)."""
+        timer = throughput_timer(s)
+        if timer is None or self._last is None or timer[0] != self._last[0] or timer[1] is None:
             return None
-        rates = dict(_SAMPLES_RATE.findall(s))
-        name = next((n for n in ("CurrSamplesPerSec", "SamplesPerSec", "RunningAvgSamplesPerSec") if n in rates), None)
-        value = number(rates[name]) if name is not None else None
-        if name is None or value is None:
-            return None
-        return _Line("tie", at, text=s, named=(Named(Kin.RATE, normalise(name), value, name),))
+        return _Line("tie", at, text=s, named=(timer[1],))
 
     def _prose_line(self, held: _ProseRecord | None, figure: tuple[str, float], at: float | None,
                     s: str) -> _Line | None:
