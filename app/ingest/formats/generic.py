@@ -56,7 +56,6 @@ from .classes import (
     Kin,
     Named,
     beside,
-    kin_of,
     memory_figures,
     planned_epochs,
     position_scores,
@@ -110,6 +109,7 @@ from .interval_times import (
 )
 from .keras_bars import SampleCounts, keras_line, sample_time_note
 from .legends import MAX_LEGEND_NAMES, legend_row, spelled_out
+from .lone_figures import LONE_FIGURES_MAX, LOSS_NAMES, NOT_LONE, SCORED_WORDS, lone_figure
 from .loss_groups import LossGroups, loss_groups
 from .lost_losses import lost_loss
 from .marked_scores import heading_alone, marked_scores, positioned_scores, score_under_heading
@@ -1783,7 +1783,7 @@ class GenericParser(StepLines[_Line]):
         if (" elapsed" in s or s.endswith(" sec")) and not any(r.field is Field.ELAPSED for r in readings) \
                 and (clock := value_elapsed(s)) is not None:
             readings.append(Reading(Field.ELAPSED, "elapsed", clock))  # (OpenNMT-py's ``… 18163 s elapsed``: run_clock.py)
-        lone = _lone_figure(unknown, readings) if unknown and not record and groups is None else None
+        lone = lone_figure(unknown, readings) if unknown and not record and groups is None else None
         if lone is not None and self._last is not None and _evaluated_step(lone[0], readings, self._last):
             # (``Step 200 accuracy: 0.81`` after ``Step 200 loss 2.20``, ``Step 50 acc: 0.8123`` after step 200: a
             # score at a step already logged is that step's evaluation, never a step, never the position going back)
@@ -2556,7 +2556,7 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "closing_figure":
             name, value = line.readings[0].name, line.readings[0].value
             words = normalise(name).split(" ")
-            if ("loss" in words or normalise(name) in _LOSS_NAMES) and not set(words) & EVAL_WORDS:
+            if ("loss" in words or normalise(name) in LOSS_NAMES) and not set(words) & EVAL_WORDS:
                 events.append(StepFigures(at=line.at, loss=value, loss_note=f"{name} {CLOSING_LINE}"))
             else:
                 events.append(StepFigures(at=line.at, figures=((FIGURE_PART + name, value),)))
@@ -3509,7 +3509,7 @@ def _decide(line: _Line) -> _Line:
     if has_step and _progress_only(readings):
         return line  # LLaMA-Factory's last record: no loss (null), but the step reached its total
     if position is not None and _own_figure(line):
-        return line  # (a step's figures under names that are no loss's, a GAN's ``D: 0.67, G: 2.34``: _lone_figure)
+        return line  # (a step's figures under names that are no loss's, a GAN's ``D: 0.67, G: 2.34``: lone_figures.py)
     if not has_step and any(r.field is Field.TOTAL for r in readings):
         line.what = "total"
         return line
@@ -3535,29 +3535,8 @@ _NOT_LOSS_QUALIFIERS = frozenset({"best", "least", "largest", "lowest", "highest
 
 
 _ONE_NETWORK = re.compile(r"[a-z]\d?")
-# Words that make a step record's one figure no figure of the run's progress at all: a count, a size, a setting, a
-# rate, a time, memory, a running extreme (the line is read as no record).
-_NOT_LONE = frozenset({"size", "bs", "count", "num", "n", "total", "lr", "time", "speed", "fps", "memory", "mem", "gpu",
-                       "samples", "tokens", "images", "len", "length", "id", "seed", "rank", "dim", "grad", "norm",
-                       "best", "min", "max", "epochs", "steps", "iters", "batches", "workers", "eta", "remaining",
-                       "elapsed", "progress", "done", "left", "lambda", "alpha", "beta", "gamma", "temperature", "eps",
-                       "epsilon", "scale", "weight", "decay", "momentum", "warmup"})
-# Words that make it a score or a return, never the figure a run trains down: shown under its own name, no loss.
-_SCORED_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
-                          "perplexity", "iou", "miou", "map", "em", "reward", "rewards", "return", "score", "top1",
-                          "top5", "prec", "psnr", "ssim", "dice", "r2", "ap", "fitness"})
 # The score words an evaluation prints (a return, a reward, a fitness is the run's own figure, not an evaluation's).
-_EVALUATED_WORDS = _SCORED_WORDS - {"reward", "rewards", "return", "fitness"}
-# The names under which a step record's one figure is the loss it trains by (docs/figures.md, "A step's own figures";
-# ``loss`` itself and ``*_loss`` are the grammar's and the headed rules'): the usual letters for a loss or a cost
-# (``L``, ``J``), a named criterion (``nll``, ``ce``, ``bce``, ``xent``), a cost or an error the run minimises
-# (``cost``, ``err``, ``error``, ``objective``; k-means' ``inertia``, the within-cluster sum of squares scikit-learn's
-# KMeans lowers each iteration), and steppy's TrainingMonitor's ``sum`` of the losses. Any other name (a GAN's ``G:``,
-# ``entropy``, ``kl``, ``value``, an ``ELBO`` raised, ``fitness``, a reward) is a figure under its own name.
-_LOSS_NAMES = frozenset({"l", "j", "nll", "ce", "bce", "xent", "cost", "err", "error", "objective", "obj", "inertia",
-                         "sum"})
-# The most figures such a record prints under names of their own (a GAN's two networks', a few more): beyond, a table.
-_LONE_FIGURES_MAX = 4
+_EVALUATED_WORDS = SCORED_WORDS - {"reward", "rewards", "return", "fitness"}
 
 
 def _evaluated_step(figures: tuple[tuple[str, float], ...], readings: list[Reading],
@@ -3573,55 +3552,9 @@ def _evaluated_step(figures: tuple[tuple[str, float], ...], readings: list[Readi
     return epoch is not None and last[1] is not None and epoch.value <= last[1]
 
 
-def _lone_figure(unknown: list[tuple[str, str | None, str, str | None]],
-                 readings: list[Reading]) -> tuple[tuple[tuple[str, float], ...], bool] | None:
-    """The figures of a step record that prints nothing else beside its position, each under a name no rule knows,
-    and whether the one it prints is the loss it trains by: steppy's ``epoch 0 batch 418 sum: 2.32141`` (its
-    TrainingMonitor's ``epoch {} batch {} {name}: {loss}`` of the summed losses) and TEACH's ``Epoch 69: Train_rf
-    4.856e-01   Memory 10.0%`` (its progress callback's ``Train_{loss}``) print the loss; PyMC's ADVI ``Iteration 2000
-    [10%]: ELBO = -294.57`` and a GAN's ``Epoch [1/50] D: 0.6718, G: 2.3379`` figures under their own names, none a
-    loss. One figure is the loss where its name is one of ``_LOSS_NAMES`` or a training split's own (``Train_rf``),
-    never a score's; any other, and each of several (none a loss's name), is shown under its own name. None where the
-    record prints anything else but its position (a figure with its unit, memory's ``10.0%``, aside), several figures
-    one of which is named as a loss, a whole number, or a name that says it is no such figure (prose, an evaluation's,
-    a count, a rate, a setting)."""
-    if (not all(r.field in (Field.STEP, Field.EPOCH, Field.TOTAL) for r in readings)
-            or not any(r.field in (Field.STEP, Field.EPOCH) for r in readings)
-            or any(r.name == "episode" for r in readings)):
-        return None  # (an RL loop's episode line: its score is its return, read by _episode_line)
-    unitless = [entry for entry in unknown if entry[3] is None]
-    if not 1 <= len(unitless) <= _LONE_FIGURES_MAX:
-        return None
-    figures: list[tuple[str, float]] = []
-    lossy = False
-    for raw, paren, value_text, _ in unitless:
-        name = normalise(raw)
-        words = name.split(" ")
-        if (" " in raw.strip() or "-" in raw or paren is not None or "loss" in words
-                or set(words) & (EVAL_WORDS | _NOT_LONE)):
-            # (prose, ``the loss was 2.3``; a loss's own name is the headed rules', ``load_balancing_loss``; a data
-            # set's metric, ``train-rmse``, the boosting rounds')
-            return None
-        if kin_of(name, None) is not None:
-            return None
-        if value_text.lstrip("+-").isdigit():
-            return None  # a whole number counts something (DeepSpeed's ``step=3, skipped=0``): no loss so printed
-        value = number(value_text)
-        if value is None:
-            return None
-        scored = bool(set(words) & _SCORED_WORDS)
-        lossy = lossy or (not scored and (name in _LOSS_NAMES or "loss" in name  # (glued: ``lossD``)
-                                          or (len(words) == 2 and words[0] == "train")))
-        figures.append((raw.strip(), value))
-    if lossy and len(figures) > 1:
-        return None  # (a loss beside other figures: which is the model's, the line does not say; a GAN's ``lossD:
-        # 0.45 lossG: 1.21`` its networks' losses, _part_losses')
-    return tuple(figures), lossy
-
-
 # What an evolutionary search's generation line prints beside its fitness that is no figure of the search's progress:
 # a count, a size, a setting, a rate, a time (``Best Size: 4``, the best individual's own size, not read).
-_NOT_GENERATION_FIGURE = _NOT_LONE - {"best", "min", "max"}
+_NOT_GENERATION_FIGURE = NOT_LONE - {"best", "min", "max"}
 
 
 def _generation_figures(unknown: list[tuple[str, str | None, str, str | None]],
@@ -3642,11 +3575,11 @@ def _generation_figures(unknown: list[tuple[str, str | None, str, str | None]],
         value = number(value_text)
         if value is not None:
             figures.append((raw.strip(), value))
-    return (tuple(figures), False) if 1 <= len(figures) <= _LONE_FIGURES_MAX else None
+    return (tuple(figures), False) if 1 <= len(figures) <= LONE_FIGURES_MAX else None
 
 
 def _own_figure(line: _Line) -> bool:
-    """True when the line's figures are kept under their own names, none the loss (:func:`_lone_figure`)."""
+    """True when the line's figures are kept under their own names, none the loss (lone_figures.py)."""
     return any(name.startswith(FIGURE_PART) for name, _ in line.parts)
 
 
