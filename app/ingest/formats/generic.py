@@ -109,7 +109,7 @@ from .interval_times import (
 )
 from .keras_bars import SampleCounts, keras_line, sample_time_note
 from .legends import MAX_LEGEND_NAMES, legend_row, spelled_out
-from .lone_figures import LONE_FIGURES_MAX, LOSS_NAMES, NOT_LONE, SCORED_WORDS, lone_figure
+from .lone_figures import LOSS_NAMES, SCORED_WORDS, generation_figures, lone_figure
 from .loss_groups import LossGroups, loss_groups
 from .lost_losses import lost_loss
 from .marked_scores import heading_alone, marked_scores, positioned_scores, score_under_heading
@@ -1790,7 +1790,7 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, _Line("tie", at, text=s, named=tuple(
                 Named(Kin.EVAL, normalise(name), value, name) for name, value in lone[0]))
         if lone is None and unknown and not record and groups is None:
-            lone = _generation_figures(unknown, readings)
+            lone = generation_figures(unknown, readings)
         line = _Line("step", at, readings, text=s, train=trained)
         if lone is not None and lone[1]:
             (line.loss_note, lone_loss), = lone[0]
@@ -3550,32 +3550,6 @@ def _evaluated_step(figures: tuple[tuple[str, float], ...], readings: list[Readi
         return position.value <= last[0]
     epoch = next((r for r in readings if r.field is Field.EPOCH), None)
     return epoch is not None and last[1] is not None and epoch.value <= last[1]
-
-
-# What an evolutionary search's generation line prints beside its fitness that is no figure of the search's progress:
-# a count, a size, a setting, a rate, a time (``Best Size: 4``, the best individual's own size, not read).
-_NOT_GENERATION_FIGURE = NOT_LONE - {"best", "min", "max"}
-
-
-def _generation_figures(unknown: list[tuple[str, str | None, str, str | None]],
-                        readings: list[Reading]) -> tuple[tuple[tuple[str, float], ...], bool] | None:
-    """The figures of an evolutionary search's line a generation (``Generation 12, Best Fitness: 0.93``, ``Generation 10
-    | Best Fitness: -5 | Best Size: 5``): its position the generation (said so, TrainStep.counter), its fitness, best or
-    mean, a figure under its own name, never a loss (a search raises its fitness; a loss printed so is the grammar's);
-    a count or a size beside it (``Best Size``) no figure. None for any other line, or one whose figures are none of
-    these (a line of prose)."""
-    if (not all(r.field in (Field.STEP, Field.TOTAL) for r in readings)
-            or not any(r.field is Field.STEP and r.name == "generation" for r in readings)):
-        return None
-    figures: list[tuple[str, float]] = []
-    for raw, paren, value_text, unit in unknown:
-        words = normalise(raw).split(" ")
-        if unit is not None or paren is not None or len(words) > 3 or set(words) & (EVAL_WORDS | _NOT_GENERATION_FIGURE):
-            continue
-        value = number(value_text)
-        if value is not None:
-            figures.append((raw.strip(), value))
-    return (tuple(figures), False) if 1 <= len(figures) <= LONE_FIGURES_MAX else None
 
 
 def _own_figure(line: _Line) -> bool:

@@ -5,6 +5,9 @@ A record that prints nothing beside its position but a figure or a few, each und
 names, ``LOSS_NAMES``, or a training split's own); PyMC's ADVI ``Iteration 2000 [10%]: ELBO = -294.57`` and a GAN's
 ``Epoch [1/50] D: 0.6718, G: 2.3379`` figures under their own names, none a loss. A name that says it is no such figure
 (a count, a size, a setting, a rate, a time, memory) makes the line no record.
+
+An evolutionary search's line a generation prints its fitness the same way, under its own name, beside its position
+(``Generation 12, Best Fitness: 0.93``): never a loss, a search raises its fitness.
 """
 
 from __future__ import annotations
@@ -78,5 +81,31 @@ def lone_figure(unknown: list[tuple[str, str | None, str, str | None]],
         figures.append((raw.strip(), value))
     if lossy and len(figures) > 1:
         return None  # (a loss beside other figures: which is the model's, the line does not say; a GAN's ``lossD:
-        # 0.45 lossG: 1.21`` its networks' losses, _part_losses')
+        # 0.45 lossG: 1.21`` its networks' losses, the generic reader's _part_losses')
     return tuple(figures), lossy
+
+
+# What an evolutionary search's generation line prints beside its fitness that is no figure of the search's progress:
+# a count, a size, a setting, a rate, a time (``Best Size: 4``, the best individual's own size, not read).
+_NOT_GENERATION_FIGURE = NOT_LONE - {"best", "min", "max"}
+
+
+def generation_figures(unknown: list[tuple[str, str | None, str, str | None]],
+                       readings: list[Reading]) -> tuple[tuple[tuple[str, float], ...], bool] | None:
+    """The figures of an evolutionary search's line a generation (``Generation 12, Best Fitness: 0.93``, ``Generation 10
+    | Best Fitness: -5 | Best Size: 5``): its position the generation (said so, TrainStep.counter), its fitness, best or
+    mean, a figure under its own name, never a loss (a search raises its fitness; a loss printed so is the grammar's);
+    a count or a size beside it (``Best Size``) no figure. None for any other line, or one whose figures are none of
+    these (a line of prose)."""
+    if (not all(r.field in (Field.STEP, Field.TOTAL) for r in readings)
+            or not any(r.field is Field.STEP and r.name == "generation" for r in readings)):
+        return None
+    figures: list[tuple[str, float]] = []
+    for raw, paren, value_text, unit in unknown:
+        words = normalise(raw).split(" ")
+        if unit is not None or paren is not None or len(words) > 3 or set(words) & (EVAL_WORDS | _NOT_GENERATION_FIGURE):
+            continue
+        value = number(value_text)
+        if value is not None:
+            figures.append((raw.strip(), value))
+    return (tuple(figures), False) if 1 <= len(figures) <= LONE_FIGURES_MAX else None
