@@ -95,6 +95,14 @@ from .grammar import (
     normalise,
     pairs,
 )
+from .ignite_engine import (
+    epoch_completed,
+    examples_epoch_time,
+    launcher_end,
+    run_completed,
+    run_started,
+    trainers_epoch,
+)
 from .interval_times import (
     UNITLESS_NAMES,
     UNITLESS_NOTE,
@@ -380,21 +388,6 @@ _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:run\W{1,3}\d{1,4}\W{1,4})?"
 # PyTorch-Ignite's examples' epoch in brackets: ``Epoch[1], Iter[100] Loss: 0.19``, ``Validation Results - Epoch[1] Avg …``.
 _IGNITE_BRACKETED = re.compile(r"((?:Training|Validation|Test|Evaluation) Results - )?Epoch\[(\d{1,6})\]"
                                r"(?(1)\s+|,\s?Iter\[(\d{1,12})\]\s+)")
-# PyTorch-Ignite's Engine logs each of its runs and epochs: ``Engine run starting with max_epochs=5.``, ``Epoch[2] Complete.
-# Time taken: 00:00:09`` (``00:00:01.491`` since 0.4.8), ``Engine run complete. Time taken: 00:01:03``. An evaluator is an
-# Engine too, run for one epoch inside the trainer's (its runs nest: started, ``Epoch[1] Complete``, complete).
-# MONAI's evaluators resume each time for the trainer's epoch alone: ``Engine run resuming from iteration 0, epoch 45 until
-# 46 epochs``, then ``Epoch[46] Complete`` (MONAILabel's SupervisedEvaluator): a run of one epoch, an evaluator's.
-_ENGINE_START = re.compile(r"(?:^|\s)Engine run (?:starting with max_epochs=(\d{1,9})\.?"
-                           r"|resuming from iteration \d{1,12}, epoch (\d{1,9}) until (\d{1,9}) epochs)\s*$")
-_ENGINE_EPOCH_DONE = re.compile(r"(?:^|\s)Epoch\[(\d{1,6})\] Complete\. Time taken: (\d{1,4}):(\d\d):(\d\d(?:\.\d{1,6})?)\s*$")
-# Ignite's examples print each epoch's time from the engine's own timer (``trainer.state.times["EPOCH_COMPLETED"]``, in
-# seconds): ``Epoch 1, Time Taken : 31.877371549606323`` (the time-profiling how-to guide).
-_EXAMPLES_EPOCH_TIME = re.compile(rf"Epoch (\d{{1,6}}), Time Taken : ({NUM})\s*$")
-_ENGINE_RUN_DONE = re.compile(r"(?:^|\s)Engine run complete\. Time taken:? (\d{1,4}):(\d\d):(\d\d(?:\.\d{1,6})?)\s*$")
-# Ignite's launcher once the training function has returned: the engine run that completed right before it was the
-# trainer's, an evaluator's inside it having completed before the trainer's did.
-_LAUNCHER_END = re.compile(r"End of run[.!]*$")
 # An epoch printed with its fraction (torch-rnn's ``Epoch 1.00 / 50, i = 1 / 47800``): the run's share of its epochs at a
 # step, never a record an epoch, even where the fraction is .00.
 _FRACTION_OF_EPOCHS = re.compile(r"(?i)\bepoch\b\W{0,3}\d{1,6}\.\d{1,6}\s?(?:/|of)\s?\d")
@@ -889,19 +882,12 @@ class GenericParser(StepLines[_Line]):
             return self._completing(*self._classify_record(text, vertical))
         return self._classify_record(text, vertical)
 
-    def _engine_epoch(self, done: re.Match[str], at: float | None, text: str) -> _Line | None:
+    def _engine_epoch(self, done: tuple[int, float], at: float | None, text: str) -> _Line | None:
         """PyTorch-Ignite's ``Epoch[2] Complete. Time taken: 00:00:09``: the trainer's epoch 2 took 9 s, as its Engine
-        timed it. An evaluator's engine runs one epoch each time it is run (Ignite's own: its epoch 1; MONAI's resumes at
-        the trainer's epoch), so an epoch inside a run of one epoch is an evaluator's, and an epoch 1 is the trainer's
-        only inside a run started for more (``Engine run starting with max_epochs=5.``, no evaluator's begun since). A
-        later epoch where the log says no run (an excerpt begun mid-run) is taken as the trainer's: MONAI's evaluator's
-        own ``Epoch[45] Complete`` without its resuming line is then read until the trainer's, printed right after it.
-        None for an evaluator's, or an epoch 1 whose engine the log does not say."""
-        epoch = int(done.group(1))
-        runs = self._engine_runs
-        if epoch < 1 or (runs and runs[-1] <= 1) or (epoch == 1 and not runs):
+        timed it (ignite_engine.py); None for an evaluator's, or an epoch 1 whose engine the log does not say."""
+        epoch, took = done
+        if not trainers_epoch(epoch, self._engine_runs):
             return None
-        took = _time_taken(*done.group(2, 3, 4))
         return _Line("epoch_time", at, [Reading(Field.EPOCH, "epoch", float(epoch))], text=text,
                      named=(Named(Kin.EPOCH_TIME, "epoch time", took, "Time taken"),))
 
@@ -1368,23 +1354,22 @@ class GenericParser(StepLines[_Line]):
                 epoch, epochs, batch, batches = nested.groups()
                 s = f"epoch: {epoch}/{epochs} | batch: {batch}/{batches} | {s[nested.end():]}"
         # (behind a logger's name the prefix leaves, MONAI's ``(ignite.engine.engine.SupervisedTrainer) - ``)
-        if "Engine run " in s and (engine_start := _ENGINE_START.search(s)) is not None:
-            planned, resumed, until = engine_start.groups()
-            self._engine_runs.append(int(planned) if planned is not None else int(until) - int(resumed))
+        if (engine_epochs := run_started(s)) is not None:
+            self._engine_runs.append(engine_epochs)
             return Kind.FULL, None
-        if "Engine run complete" in s and (run_done := _ENGINE_RUN_DONE.search(s)) is not None:
+        if (run_done := run_completed(s)) is not None:
             if self._engine_runs:
                 self._engine_runs.pop()
-            self._run_took = _time_taken(*run_done.group(1, 2, 3))
+            self._run_took = run_done
             return Kind.FULL, None
-        if run_took is not None and s[:3] == "End" and _LAUNCHER_END.match(s):
+        if run_took is not None and launcher_end(s):
             return Kind.FULL, _Line("run_time", at, text=s, named=(Named(Kin.ELAPSED, "run time", run_took, "Time taken"),))
         if self._last is not None and (run_printed := run_seconds(s)) is not None:
             # The whole run's time printed as it ended, after its steps (``Training complete in 24m 31s``,
             # ``Training resnet-18 complete in 304m 5s``: run_time.py), and where its words say so (``_END``), its end.
             what = "end" if _END.search(s) is not None else "run_time"
             return Kind.FULL, _Line(what, at, text=s, named=(Named(Kin.ELAPSED, "run time", run_printed),))
-        if "] Complete. Time taken: " in s and (engine_epoch := _ENGINE_EPOCH_DONE.search(s)) is not None:
+        if (engine_epoch := epoch_completed(s)) is not None:
             return Kind.FULL, self._engine_epoch(engine_epoch, at, s)
         if "poch" in s and (epoch_in_words := epoch_time(s)) is not None:
             # An epoch's own time said in words beside its epoch (``Epoch 3 complete in 1m 2s``, ``Time for epoch 4 is
@@ -1397,10 +1382,10 @@ class GenericParser(StepLines[_Line]):
             if timed_no is not None and self._epoch_open is not None and self._epoch_open.epoch == timed_no:
                 timed.before = _Line("epoch_done", at, text=s)
             return Kind.FULL, timed
-        if s[:6] == "Epoch " and ", Time Taken : " in s and (example_epoch := _EXAMPLES_EPOCH_TIME.match(s)) is not None:
-            epoch_took = number(example_epoch.group(2))
+        if (example_epoch := examples_epoch_time(s)) is not None:
+            epoch_took = example_epoch[1]
             return Kind.FULL, None if epoch_took is None else _Line(
-                "epoch_time", at, [Reading(Field.EPOCH, "epoch", float(example_epoch.group(1)))], text=s,
+                "epoch_time", at, [Reading(Field.EPOCH, "epoch", float(example_epoch[0]))], text=s,
                 named=(Named(Kin.EPOCH_TIME, "epoch time", epoch_took, "Time Taken"),))
         if s[:6] == "Epoch[" or " Results - Epoch[" in s[:32]:
             ignite = _IGNITE_BRACKETED.match(s)
@@ -3944,12 +3929,6 @@ def _summary_loss(full: tuple[TrainStep, int] | None, text: str, readings: list[
 
 def _first(readings: list[Reading], kind: Field) -> Reading | None:
     return next((r for r in readings if r.field is kind), None)
-
-
-def _time_taken(hours: str, minutes: str, seconds: str) -> float:
-    """An Ignite engine's ``Time taken: 00:00:01.491`` in seconds, its milliseconds kept (``_ENGINE_EPOCH_DONE``,
-    ``_ENGINE_RUN_DONE``)."""
-    return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
 
 
 def _epochs_bar(m: re.Match[str], at: float | None, s: str) -> _Line:
