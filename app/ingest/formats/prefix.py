@@ -92,8 +92,11 @@ _DAY_MONTH = re.compile(rf"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )?(\d{{1,2}}) ([A-
 # the day first (``%d.%m.%Y %H:%M:%S``: ``07.12.2026 22:59:59``, ``[07.12.26 22:59]``, whole minutes). A dotted date is
 # never month first in any locale that prints one, so it is read day first; a slashed one may be either (:data:`_US`).
 _WEEKDAY = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
+# ctime's date alone, its seven groups read by :func:`ctime_date`: the one reading of it, for a prefix here and for a
+# clock inside a record (series.py).
+CTIME = rf"{_WEEKDAY} ([A-Z][a-z]{{2}}) {{1,2}}(\d{{1,2}}) {_CLOCK} (\d{{4}})"
 _NAMED_DATE = re.compile(
-    rf"\[?{_WEEKDAY} ([A-Z][a-z]{{2}}) {{1,2}}(\d{{1,2}}) {_CLOCK} (\d{{4}})\]?"
+    rf"\[?{CTIME}\]?"
     rf"|\[?(\d\d)-([A-Z][a-z]{{2}})-(\d{{4}}|\d\d)[ T:]{_CLOCK}\]?"
     rf"|\[?(\d{{4}})-([A-Z][a-z]{{2}})-(\d\d)[ T]{_CLOCK}\]?"
     rf"|\[?(\d\d)\.(\d\d)\.(\d{{4}}|\d\d),? (\d\d):(\d\d)(?::(\d\d)(?:[.,](\d{{1,9}}))?)?\]?"
@@ -374,8 +377,14 @@ class PrefixReader:
         """The time of a :data:`_NAMED_DATE` and its match; None where its date or clock is no calendar's (a figure)."""
         g = m.groups()
         if g[0] is not None:  # ctime: month, day, clock, year
-            month, day, year, clock = MONTHS.get(g[0], 0), int(g[1]), int(g[6]), g[2:6]
-        elif g[7] is not None:  # day, month's name, year
+            ctime = ctime_date(g[:7])
+            if ctime is None:
+                return None
+            if not self._dates:
+                return None, m
+            year, month, day, hour, minute, second, fraction = ctime
+            return self._times.epoch(year, month, day, hour, minute, second + _fraction(fraction)), m
+        if g[7] is not None:  # day, month's name, year
             month, day, year, clock = MONTHS.get(g[8], 0), int(g[7]), int(g[9]), g[10:14]
         elif g[14] is not None:  # year, month's name, day
             month, day, year, clock = MONTHS.get(g[15], 0), int(g[16]), int(g[14]), g[17:21]
@@ -565,6 +574,17 @@ class PrefixReader:
                 self._after = scout._year_clock
                 break
         return self._after
+
+
+def ctime_date(groups: Sequence[str | None]) -> tuple[int, int, int, int, int, int, str | None] | None:
+    """The year, month, day, hour, minute, second and the second's fraction (its digits) of a :data:`CTIME`'s groups;
+    None where they are no calendar's (a month's own length is the caller's to check)."""
+    month_name, day, hour, minute, second, fraction, year = groups
+    month = MONTHS.get(month_name or "", 0)
+    stamp = int(year or 0), month, int(day or 0), int(hour or 0), int(minute or 0), int(second or 0)
+    if not _on_calendar(*stamp[1:]):
+        return None
+    return (*stamp, fraction)
 
 
 def _on_calendar(month: int, day: int, hour: int, minute: int, second: int) -> bool:

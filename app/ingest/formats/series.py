@@ -20,7 +20,6 @@ Single pass: only a bounded window is kept (the last ``INSTANCES`` instances of 
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections import OrderedDict, deque
 from dataclasses import dataclass, replace
@@ -29,6 +28,7 @@ from itertools import pairwise
 
 from .base import local_to_epoch
 from .grammar import Field, episode_length, lookup, normalise
+from .prefix import CTIME, ctime_date
 
 # Instances of a template before its numbers' series are judged (two ticks of the position).
 MIN_RECORDS = 3
@@ -38,8 +38,7 @@ MAX_SLOTS = 48  # a record with more numbers is a table or a dump, not a step re
 
 # A wall clock (an ISO date and time, or ``Wed Jun  6 16:01:01 2018``): one slot, the record's time.
 _ISO_CLOCK = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?")
-_CTIME_CLOCK = re.compile(r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d\d):(\d\d):(\d\d) (\d{4})")
-_MONTHS = {name: i for i, name in enumerate(calendar.month_abbr) if name}
+_CTIME_CLOCK = re.compile(CTIME)
 # A number as printed (a glued unit kept with it: ``1.759s``, ``052ms``), or a value that is not one.
 # A running clock (``Elapsed [8:37:01.056768]``) is one number, its seconds.
 _NUMBER = re.compile(
@@ -104,9 +103,8 @@ def masked(text: str) -> tuple[str, list[Slot], float | None]:
         at = _unix(int(y), int(mo), int(d), int(h), int(mi), int(s), frac)
     else:
         clock = _CTIME_CLOCK.search(text)
-        if clock is not None:
-            mon, d, h, mi, s, y = clock.groups()
-            at = _unix(int(y), _MONTHS[mon], int(d), int(h), int(mi), int(s), None)
+        if clock is not None and (ctime := ctime_date(clock.groups())) is not None:
+            at = _unix(*ctime)
     if clock is not None:
         text = text[: clock.start()] + "<clock>" + text[clock.end() :]
     text = _AFTER.sub(_keep_words, text) if "(" in text or "[" in text else text

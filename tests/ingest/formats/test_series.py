@@ -47,6 +47,14 @@ def test_a_record_s_clock_is_this_machine_s_local_time_as_the_prefixes_read_it(m
         time.tzset()
 
 
+def test_a_record_s_ctime_clock_is_read_as_the_prefixes_read_it_and_a_name_that_is_no_month_is_no_time() -> None:
+    # (composed: ctime's ``%a %b %e %H:%M:%S %Y``; the fraction, as the prefixes keep it; ``Xyz`` names no month)
+    assert masked("[ Sat Dec 22 19:00:03.250 2018 ] Batch(100/589) done. Loss: 4.1529")[2] == 1545505203.25
+    template, _, at = masked("Sat Xyz 22 19:00:03 2018 Batch(100/589) done. Loss: 4.1529")
+    assert at is None
+    assert template.startswith("<clock> ")
+
+
 def test_a_running_average_in_brackets_after_a_value_is_no_slot_of_its_own_and_padding_is_no_other_record() -> None:
     a = masked("Train - Epoch: [3/20][ 50/400]\tTime  0.500 ( 0.510)\tLoss 2.5000e+00 (2.6000e+00)")
     b = masked("Train - Epoch: [3/20][150/400]\tTime  0.490 ( 0.505)\tLoss 2.3000e+00 (2.5000e+00)")
