@@ -294,6 +294,11 @@ class PrefixReader:
     def _stamp(self, line: str, pos: int) -> tuple[float | None, int] | None:
         """A time at ``pos`` and the logging fields after it: (its unix time or None, where the message starts)."""
         at: float | None
+        # The year-first form most logs print, tried first: no other form matches where it does (each of them has a
+        # letter, a colon, a dash or a dot where it has its year's digits, its date's separators or its clock's lead).
+        m = _ISO.match(line, pos) or _ISO_DASHED.match(line, pos)
+        if m is not None:
+            return self._stamp_end(line, pos, m, self._iso_time(m), False)
         m = _HF_EXPLICIT.match(line, pos)
         if m is not None:
             iso = _ISO.match(line, m.end())
@@ -327,8 +332,6 @@ class PrefixReader:
                 return None
             at = named[0] if self._dates else None
             m = named[1]
-        elif (m := _ISO.match(line, pos) or _ISO_DASHED.match(line, pos)) is not None:
-            at = self._iso_time(m)
         else:
             m = _US.match(line, pos)
             if m is not None:
@@ -358,6 +361,12 @@ class PrefixReader:
                     if not (1 <= month <= 12 and 1 <= day <= 31):
                         return None
                     at = self._yearless(month, day, m, first + 3)
+        return self._stamp_end(line, pos, m, at, yearless)
+
+    def _stamp_end(self, line: str, pos: int, m: re.Match[str], at: float | None,
+                   yearless: bool) -> tuple[float | None, int] | None:
+        """The time a stamp ``m`` read at ``pos`` gives and where the message after it starts; None where the stamp is
+        inside a word."""
         end = m.end()
         # A time with its zone is a capture tool's stamp, whole in itself: a container UI may glue the
         # line right after it (``2023-09-16 10:15:31.031074+00:00Sep 16 10:15:31.030 [INFO] …``).
