@@ -42,7 +42,7 @@ from .verdict import Line, Verdict
 def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors: Errors | None) -> TrainingView:
     """Every figure of the stage, with what the verdict hides (a dead or broken run's time left) left out."""
     latest, m, stall = stage.latest, v.measure, v.stall
-    rate = shown_tokens_per_second(stage)
+    rate = shown_tokens_per_second(stage, m.steady)
     data = None
     if latest.epoch is not None or latest.parquet_index is not None or stage.epoch is not None:
         data = DataView(
@@ -52,7 +52,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
             row_groups_per_step=finite(row_groups_per_step(stage)),
             last_of_epochs=latest.last_of_epochs,
         )
-    seconds, seconds_note = finite(step_seconds(stage, m)), steady_note(stage)
+    seconds, seconds_note = finite(step_seconds(stage, m)), steady_note(stage, m.steady)
     if seconds is None and (clock := clock_step(stage)) is not None:
         seconds, seconds_note = finite(clock[0]), clock[1]  # (the details' own figure, said the same way)
     return TrainingView(

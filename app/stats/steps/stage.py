@@ -423,6 +423,9 @@ class Measure:
     # The usual time between lines, where the stretch outlasts the window (the time observed, capped, tells no pace).
     line_pace: float | None = None
     counter: str | None = None  # the log's own word for what its lines count, where no step (TrainStep.counter)
+    # The steps' steady pace before a pause the latest line's time held (steady_step): worked out once a verdict
+    # (verdict.decide), read by the step time, its note and the tokens a second shown
+    steady: tuple[float, float | None] | None = None
 
     def rate_view(self, tokens_per_step: int | None) -> RateView:
         per_step = tokens_per_step
@@ -775,7 +778,7 @@ def step_seconds(stage: Stage, m: Measure | None = None) -> float | None:
     average = epoch_average_seconds(stage)
     if average is not None:
         return average
-    steady = steady_step(stage)
+    steady = m.steady if m is not None else steady_step(stage)
     if steady is not None:
         return steady[0]
     printed = printed_step_seconds(stage)

@@ -401,6 +401,7 @@ def eta_step(stage: Stage) -> tuple[float, str] | None:
 
 def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[str]:
     latest = stage.latest
+    steady = m.steady if m is not None else steady_step(stage)  # (worked out once, with the rate: Measure.steady)
     parts: list[str] = []
     seconds = step_seconds(stage, m)
     if (seconds is not None and stage.counts_epochs and printed_step_seconds(stage) is None
@@ -412,8 +413,8 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         # The trainer's own time of a step is said to be its own: the rate beside it is measured.
         # (worked out from a printed time of many steps, it says how: an epoch's time is no step's as printed)
         before = timed_before_pass(stage)
-        steady = steady_note(stage)
-        own = f" ({steady})" if steady is not None else \
+        steady_said = steady_note(stage, steady)
+        own = f" ({steady_said})" if steady_said is not None else \
             measured_note(stage) if printed_step_seconds(stage) is None and before is None else \
             f" (as printed at {step_of(before, stage.counts_epochs)})" if before is not None else \
             f" ({latest.step_seconds_note})" if latest.step_seconds_note else \
@@ -463,7 +464,7 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         epoch, seconds = stage.epoch_time
         whose = f"epoch {epoch:g} took" if epoch is not None else "an epoch took"
         parts.append(f"{whose} {seconds_text(seconds)} (as printed)")
-    rate = shown_tokens_per_second(stage)
+    rate = shown_tokens_per_second(stage, steady)
     if rate is not None and rate >= 0:
         parts.append(f"{text.compact(rate)} tok/s{'/GPU' if latest.per_device else ''}")
     unsaid_mfu = finite(dict(latest.figures).get(MFU_AS_PRINTED))
@@ -496,20 +497,20 @@ def epoch_time_printed(stage: Stage) -> bool:
     return (seconds is not None and seconds > 0) or (seconds is None and stage.epoch_time is not None)
 
 
-def steady_note(stage: Stage) -> str | None:
-    """How a step time that is the steps' before the latest (stage.steady_step) is said: ``as printed, the steps
-    before; step 5,000's 4.75 s held its evaluation``; None where the latest line's own time is shown."""
-    if steady_step(stage) is None or epoch_average_seconds(stage) is not None:
+def steady_note(stage: Stage, steady: tuple[float, float | None] | None) -> str | None:
+    """How a step time that is the steps' before the latest (``steady``: stage.steady_step, Measure.steady) is said:
+    ``as printed, the steps before; step 5,000's 4.75 s held its evaluation``; None where the latest line's own time is
+    shown."""
+    if steady is None or epoch_average_seconds(stage) is not None:
         return None  # (an epoch's average printed as it ended is the step time shown, said as such)
     held = "its evaluation" if stage.held_pause == "evaluation" else "a checkpoint's save"
     printed = seconds_text(printed_step_seconds(stage) or 0.0)
     return f"as printed, the {count_noun(stage)}s before; {count_noun(stage)} {stage.latest.step:,}'s {printed} held {held}"
 
 
-def shown_tokens_per_second(stage: Stage) -> float | None:
+def shown_tokens_per_second(stage: Stage, steady: tuple[float, float | None] | None) -> float | None:
     """The tokens a second shown beside the step time: the latest line's as printed, or the steps' before it where
-    the step time shown is theirs (stage.steady_step)."""
-    steady = steady_step(stage)
+    the step time shown is theirs (``steady``: stage.steady_step, Measure.steady)."""
     return finite(steady[1] if steady is not None else stage.latest.tokens_per_second)
 
 

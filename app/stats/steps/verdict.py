@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum, auto
 
 from ...snapshot import State
@@ -74,6 +74,7 @@ from .stage import (
     no_step_yet,
     no_timing,
     printed_step_seconds,
+    steady_step,
     waiting_since,
 )
 from .swarm import SwarmFacts
@@ -221,7 +222,7 @@ def decide(
     at = now if crash is None or crash.at is None else min(now, crash.at)
     if (crash is not None or is_done) and stage.step_time is not None:
         at = min(at, stage.step_time)
-    m = measure(stage, at)
+    m = replace(measure(stage, at), steady=steady_step(stage))  # (the steady pace worked out once, for every reader)
     if crash is not None or broken is not None or saved_end or closed:
         stall = Stall(False, stall.since, stall.limit, None, stall.allowed)
     is_diverged = diverged(stage)
