@@ -50,6 +50,7 @@ from ...stats.events import (
     TrainStep,
 )
 from .banner import evaluation_block, may_say_start, planned_run, started_run, table_header, whole_echo
+from .boosting_rounds import best_round_next, boosting_round, cli_metric, loss_metric
 from .box_rows import BoxRows
 from .bracketed_epochs import batch_record, epoch_record, is_bracketed, round_batch, round_end, speed_named
 from .catboost_iterations import SET_LABEL as CATBOOST_SET_LABEL
@@ -1427,10 +1428,10 @@ class GenericParser(StepLines[_Line]):
                 stage, epoch, n, m = staged.groups()
                 trained = not _EVAL_START.match(stage)
                 s = f"epoch: {epoch} | batch: {n}/{m} | {s[staged.end():]}"
-        if s[:1] in "SED" and _BEST_ROUND.match(s):
+        if best_round_next(s):
             self._best_next = True
             return Kind.FULL, None
-        if "Iteration:" in s[:40] and (cli := _CLI_METRIC.match(s)) is not None:
+        if (cli := cli_metric(s)) is not None:
             # The LightGBM CLI's metric lines since 2017, one a data set's metric (``Iteration:18, training
             # binary_logloss : 0.206054``, ``Iteration:18, valid_1 auc : 0.594637``)
             return Kind.FULL, self._cli_metric(cli, at, s)
@@ -2869,15 +2870,15 @@ class GenericParser(StepLines[_Line]):
                     self._evals[label] = share
                     events.append(EvalResult(at=line.at, name=label, value=share, step=at_step))
 
-    def _cli_metric(self, m: re.Match[str], at: float | None, s: str) -> _Line | None:
-        """A LightGBM CLI metric line (``_CLI_METRIC``): the training set's loss is the iteration's step record; another
-        set's metric is that iteration's evaluation, tied to it once its step is read; a training score (``auc``) is
-        no figure tokwatch shows."""
-        iteration, data, metric, value = int(m.group(1)), m.group(2), m.group(3), number(m.group(4))
+    def _cli_metric(self, cli: tuple[int, str, str, float | None], at: float | None, s: str) -> _Line | None:
+        """A LightGBM CLI metric line (boosting_rounds.py): the training set's loss is the iteration's step record;
+        another set's metric is that iteration's evaluation, tied to it once its step is read; a training score (``auc``)
+        is no figure tokwatch shows."""
+        iteration, data, metric, value = cli
         if value is None:
             return None
         if "train" in data.lower():
-            if not _ROUND_LOSS.match(metric):
+            if not loss_metric(metric):
                 return None
             readings = [Reading(Field.STEP, "iteration", float(iteration)), Reading(Field.LOSS, "loss", value)]
             return _Line("step", at, readings, text=s, loss_note=f"{data} {metric}")
@@ -4122,63 +4123,19 @@ def _record_rank(s: str) -> int | None:
 
 # The time a logging hook's interval took, after the step it reached (TensorFlow's ``step = 100 (124.394 sec)``).
 _INTERVAL = re.compile(r"\bstep = (\d{1,12}) \((\d+(?:\.\d+)?) sec\)")
-# A gradient-boosting library's round (XGBoost: ``[31]\tvalidation_0-rmse:4.639857``, ``xgb.cv``'s
-# ``train-logloss:0.5289+0.0004``; LightGBM: ``[25]\ttrain's rmse: 1.32994\teval's rmse: 1.34434``, its R
-# package's ``[5]:    train's l2:0.0950898``): the round, then each data set's metric, tab-separated (spaces
-# once pasted). Every round is a step; its figures are the data sets' metrics.
-_ROUND = re.compile(r"\[(\d{1,9})\]:?[ \t]+(?=[^\s:]{1,60}(?:-|'s )[^\s:]{1,60}:)")
-_ROUND_METRIC = re.compile(
-    rf"[ \t]*(?:(?P<set>[^\s:'-]{{1,60}})-(?P<metric>[^\s:]{{1,60}})|(?P<lset>[^\s']{{1,60}})'s (?P<lmetric>[^\s:]{{1,60}})):"
-    rf" ?(?P<value>{NUM})(?: ?\+ ?(?:{NUM}))?(?=[ \t]|$)"
-)
-# The training set's metric that is a loss (an error to bring down), not a score (``auc``, ``ndcg@5``); XGBoost's
-# classification error (``error``, ``merror``, ``error@0.7``: the share misclassified) is one, the figure its binary and
-# multi-class objectives print by default.
-_ROUND_LOSS = re.compile(
-    r"(?i)^(?:r?mse|mae|l[12]|rmsle|mape|huber|fair|quantile|m?logloss|binary_logloss|multi_logloss|m?error(?:@[\d.]+)?|"
-    r"cross_entropy|xentropy|[\w-]*nloglik[\w@.]*|[\w-]*deviance|\w*loss)$"
-)
-# XGBoost's ``Stopping. Best iteration:``, LightGBM's ``Early stopping, best iteration is:`` and ``Did not meet
-# early stopping. Best iteration is:``: the next line repeats the best round's figures.
-_BEST_ROUND = re.compile(r"(?i)^(?:stopping\. best iteration|early stopping, best iteration is"
-                         r"|did not meet early stopping\. best iteration is):\s*$")
-
-
 # A line that marks lines left out of an excerpt, as people write it: dots alone (``..........``, ``. . .``), an
 # ellipsis in brackets (``[...]``, ``(…)``, ``[... 3000 lines ...]``), a note between runs of carets (Caffe issue authors'
 # ``^^^^^ 3000 iter ^^^^^``).
 _LEFT_OUT = re.compile(
     r"(?:\.\s?){3,}|…|[\[(]\s?(?:\.{3}|…)(?:[^\])]{0,60}(?:\.{3}|…))?\s?[\])]|\^{3,}[^^]{0,60}\^{3,}"
 )
-# The LightGBM CLI's line of one data set's metric at an iteration, as it prints it since 2017, behind its name and level
-# (``[LightGBM] [Info] Iteration:18, training binary_logloss : 0.206054``; its first releases wrote ``training's log
-# loss: 0.004594``, read as any named figure).
-_CLI_METRIC = re.compile(rf"(?:\[\w{{1,20}}\] ){{0,2}}Iteration:(\d{{1,9}}), (\S{{1,80}}) ([A-Za-z][\w@.-]{{0,60}}) : ({NUM})\s*$")
-
-
 def _boosting_round(s: str, at: float | None) -> _Line | None:
-    """A boosting round's line (see ``_ROUND``) as a step: the training set's loss, the other metrics as
-    that round's evaluations; None for any other line."""
-    m = _ROUND.match(s)
-    if m is None:
+    """A boosting round's line as a step (boosting_rounds.py): the training set's loss, the other metrics as that round's
+    evaluations; None for any other line."""
+    boosted = boosting_round(s)
+    if boosted is None:
         return None
-    readings = [Reading(Field.STEP, "round", float(m.group(1)))]
-    note = None
-    i = m.end()
-    while i < len(s):
-        metric = _ROUND_METRIC.match(s, i)
-        if metric is None:
-            return None  # not every field a data set's metric: another bracket-led record
-        i = metric.end()
-        data, name = metric.group("set") or metric.group("lset"), metric.group("metric") or metric.group("lmetric")
-        value = number(metric.group("value"))
-        if value is None:
-            return None
-        if note is None and "train" in data.lower() and _ROUND_LOSS.match(name):
-            note = f"{data}-{name}" if metric.group("set") else f"{data}'s {name}"
-            readings.append(Reading(Field.LOSS, "loss", value))
-        else:
-            readings.append(Reading(Field.EVAL_LOSS, normalise(f"{data} {name}"), value))
+    readings, note = boosted
     line = _Line("step", at, readings, text=s, loss_note=note)
     line.evaluation = True  # the metrics printed beside the round are that round's
     return line
