@@ -69,6 +69,7 @@ from .classes import (
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
 from .endings import CLOSING_FIGURE
+from .episodes import episode_env_steps, episode_line, episode_named, episode_reward
 from .epoch_time import epoch_time, epochs_planned
 from .fairseq_lua import FairseqLuaRecords
 from .fields import (
@@ -1684,11 +1685,11 @@ class GenericParser(StepLines[_Line]):
                     planned_readings.append(Reading(Field.TOTAL, steps_name, float(planned_args.steps)))
                 return Kind.FULL, _Line("args", at, planned_readings, text=s)
         if "eward" in s or "eturn" in s or "core" in s:
-            readings = _episode_line(readings, unknown, s)
+            readings = episode_line(readings, unknown, s)
         if not readings and unknown and "eward" in s:
-            episode = _episode(unknown)
+            episode = episode_named(unknown)
             if episode is not None:
-                readings.append(episode)  # (an RL loop's line per episode, no step: see _EPISODE_REWARD below)
+                readings.append(episode)  # (an RL loop's line per episode, no step: episodes.py)
         if (unknown and groups is None and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings)
                 and _position(readings)):
             headed = _headed_loss(unknown)
@@ -1954,19 +1955,15 @@ class GenericParser(StepLines[_Line]):
             line.named = tuple(beside(s, unknown=unknown, in_shares=True))
         if line.what in ("other", "step") and len(readings) == 1 and readings[0].name == "episode" and not any(
                 n.kin is Kin.REWARD for n in line.named):
-            said_reward = _EPISODE_REWARD.search(s)
-            label = None if said_reward is None else (
-                "reward" if " episode " in said_reward.group(0) else said_reward.group(0).split(":")[0].strip())
-            if said_reward is None and (said_reward := _EPISODE_REWARD_BARE.search(s)) is not None:
-                label = said_reward.group(0)[:said_reward.start(3) - said_reward.start()].rstrip(" :=")
-            if said_reward is not None and (figure := number(said_reward.group(said_reward.re.groups))) is not None:
+            said_reward = episode_reward(s)
+            if said_reward is not None:
                 # an RL loop's line per episode, its reward beside it and no step (``Episode: 59, Actions: 2351,
                 # reward: -18, Avg. reward: -19.900``): the episode is its position, its mean reward the figure
-                mean = said_reward.group(1) is not None
+                figure, mean, label = said_reward
                 line.what, line.named = "step", (
                     Named(Kin.REWARD, "avg reward" if mean else "episode reward", figure, label or "reward"),
                     *(line.named or (n for n in beside(s, unknown=unknown) if n.kin is Kin.TIME)),
-                    *_episode_env_steps(unknown))
+                    *episode_env_steps(unknown))
         if line.what == "step" and ("mem" in s or "Mem" in s or "MEM" in s or "B used" in s):
             line.named = (*line.named, *memory_figures(s))  # (``max_mem: 2372M``, ``Peak mem 2.334 GB``, as printed)  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
         if line.what == "step" and _cut(s):
@@ -3602,99 +3599,6 @@ def _named_loss_parts(unknown: list[tuple[str, str | None, str, str | None]]) ->
     parts = tuple((LOSS_PART + raw, value) for raw, words, value in named
                   if not (words[-1] == "epoch" and " ".join(words[:-1]) in stepped))
     return parts if len(parts) >= 2 else ()
-
-
-# The reward an episode's line prints: its running mean where it prints one (``Avg. reward: -19.900``), else its own;
-# said in words, the episode between (hardikbansal/Qlearning's ``Total rewards in episode 88 is 3.79``); a score beside
-# an episode is its return (keon/deep-q-learning's ``episode: 59/1000, score: 21.0``)
-_EPISODE_REWARD = re.compile(rf"(?i)(?:\b(avg\.?|average|mean|running) reward\s?[:=]|\breward\s?[:=]|\brewards? in episode \d+ (?:is|was))"
-                             rf"\s?({NUM})(?!.*\b(?:avg\.?|average|mean) reward\s?[:=])")
-# The same said with no colon where an episode's line leaves it out (``Ep 73 reward -20.0 running reward -20.5``), or
-# as a score: read only on a line :func:`_episode_line` made an episode's
-_EPISODE_REWARD_BARE = re.compile(rf"(?i)\b(?:(running|avg\.?|average|mean) )?(reward|score)\s?[:=]?\s?({NUM})"
-                                  rf"(?!.*\b(?:running|avg\.?|average|mean) reward\b)")
-# An episode counted with its total (keon/deep-q-learning's ``episode: 59/1000``)
-_EPISODE_OF = re.compile(r"(?i)\bepisode\s?[:=]?\s?(\d+)\s?/\s?(\d+)\b")
-# A line that opens with the run's own count (keras-rl's ``18092/100000: episode: 3694, …``): its position is that
-_RUN_COUNTED = re.compile(r"^\W{0,3}\d+/\d+:")
-# What an episode returned, named beside its number: the line is that episode's record
-_EPISODE_RETURNED = re.compile(r"(?i)\b(?:rewards?|return|score)\b")
-# The episode a line names: ``episode`` alone, or the end of words that place the line at it (the Keras DQN example's
-# ``running reward: 0.31 at episode 302``; ``Total rewards in episode 88``), never a rate's ``per episode``.
-_EPISODE_NAME = re.compile(r"^(?:(?:.* )?(?:in|at|after) )?episode$")
-# The environment's steps so far that an episode's line prints beside it, in words (hardikbansal/Qlearning's ``total
-# number of steps are 4361``; the Keras DQN example's ``frame count 10000``; pytorch-soft-actor-critic's ``total
-# numsteps: 24000``): never one episode's own length (``episode steps: 200``, ``steps: 195``).
-_EPISODE_ENV_STEPS = re.compile(r"^(?:total (?:number of )?(?:env |environment )?(?:steps|timesteps|numsteps|frames)"
-                                r"(?: are| so far)?|frame count)$")
-
-
-def _episode(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading | None:
-    """The episode a line names, a whole number under the name ``episode`` (or words ending in it), or None."""
-    for name, _, value, unit in unknown:
-        if _EPISODE_NAME.match(normalise(name)) is not None and unit is None and value.isdigit():
-            return Reading(Field.STEP, "episode", float(value))
-    return None
-
-
-def _episode_line(readings: list[Reading], unknown: list[tuple[str, str | None, str, str | None]],
-                  s: str) -> list[Reading]:
-    """An RL loop's line an episode's, its position the episode: the episode named with what it returned beside it
-    (``Episode 120 | reward: 200.0 | steps: 195``, ``Ep 73 reward -20.0``, ``episode: 59/1000, score: 21.0``), where a
-    bare ``steps`` is that episode's length and ``Ep`` no epoch; where the line names no episode but an episode's
-    return (mlpack's ``Average return in last 50 consecutive episodes: -88.2 steps: 340 Episode return: …``), its
-    ``steps`` is still that episode's length, never the run's position. Any other line's readings as they are."""
-    counts = [r for r in readings if r.field in (Field.STEP, Field.EPOCH, Field.TOTAL)]
-    if (_EPISODE_RETURNED.search(s) is None or _RUN_COUNTED.match(s) is not None
-            or any(r.field is not Field.LOSS for r in readings if r not in counts)
-            or not all(_episode_count(r) for r in counts)):
-        return readings
-    own = [r for r in counts if r.field is not Field.TOTAL]
-    episode_line = _episode_readings(own, unknown, s)
-    if episode_line is not own:
-        # the environment's steps so far beside the episode (``Total Steps: 62350``), never a planned total
-        unknown.extend((r.name, None, f"{r.value:.0f}", None) for r in counts if r.field is Field.TOTAL)
-        return [*episode_line, *(r for r in readings if r not in counts)]
-    return readings
-
-
-def _episode_count(reading: Reading) -> bool:
-    """True for a count an episode's line may print beside the episode: a bare ``steps`` (its length; a ``step: 30``
-    is the run's), ``Ep`` (the episode itself) or the environment's steps so far (``Total Steps: 62350``)."""
-    name = normalise(reading.name)
-    if reading.field is Field.STEP:
-        return reading.total is None and name == "steps"
-    if reading.field is Field.EPOCH:
-        return name == "ep"
-    return _EPISODE_ENV_STEPS.match(name) is not None
-
-
-def _episode_readings(readings: list[Reading], unknown: list[tuple[str, str | None, str, str | None]],
-                      s: str) -> list[Reading]:
-    """The readings of a line :func:`_episode_line` found an episode's: its episode, or none where it names none."""
-    counted = _EPISODE_OF.search(s)
-    if counted is not None:
-        return [Reading(Field.STEP, "episode", float(counted.group(1)), int(counted.group(2)))]
-    ep = next((r for r in readings if r.field is Field.EPOCH), None)
-    if ep is not None:
-        return [Reading(Field.STEP, "episode", ep.value)] if ep.value.is_integer() else readings
-    episode = _episode(unknown)
-    if episode is not None:
-        return [episode]
-    names = {normalise(name) for name, *_ in unknown}
-    if names & {"episode return", "episode reward"} and "episodes" not in names:
-        # (a line that counts the run's episodes counts its steps too: baselines' ``episodes: 300 | mean 100 episode
-        # reward: -15.2 | steps: 3058``)
-        return []
-    return readings
-
-
-def _episode_env_steps(unknown: list[tuple[str, str | None, str, str | None]]) -> tuple[Named, ...]:
-    """The environment's steps so far an episode's line prints beside it, as a count so far, or nothing."""
-    for name, _, value, unit in unknown:
-        if unit is None and value.isdigit() and _EPISODE_ENV_STEPS.match(normalise(name)) is not None:
-            return (Named(Kin.TIMESTEPS, "env total steps", float(value), name),)
-    return ()
 
 
 def _json_classed(line: _Line, unread: list[tuple[str, str | None, str, str | None]]) -> _Line:
