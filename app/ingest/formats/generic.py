@@ -154,6 +154,7 @@ from .step_source import (
     top_k_scores,
 )
 from .tagged_scalars import TaggedScalars, tagged
+from .tf_estimator import estimator_eval, final_step_loss, logging_interval, nan_said, stable_step
 from .throughput_timer import MAYBE as THROUGHPUT_TIMER
 from .throughput_timer import throughput_timer
 from .tree_summaries import TreeSummary
@@ -400,20 +401,12 @@ _FRACTION_OF_EPOCHS = re.compile(r"(?i)\bepoch\b\W{0,3}\d{1,6}\.\d{1,6}\s?(?:/|o
 _EPOCH_SHARE = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch:?\s?(\d{1,6})(?:\s?/\s?\d{1,6})?(?:\s+[a-z]{1,12})?\s?\[\s*(\d{1,3}(?:\.\d{1,3})?)\s?%\]")
 _FRACTIONAL_EPOCH = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\W{0,3}\d{1,6}\.\d")
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
-# A trainer's own words that its loss went NaN (TensorFlow's NanTensorHook, NanLossDuringTrainingError's message).
 # Training said to go on, the line's whole message (after a logger's `` - ``): ``Training...``, ``TRAIN``, ``Start training``
 _RESUMED = re.compile(r"(?:^|\s-\s)(?:(?:start(?:ing|ed)?|resum(?:e|ing|ed)|continu(?:e|ing))\s+)?(?:training|train)"
                       r"(?:\.{2,3}|…)?$", re.IGNORECASE)
-_NAN_SAID = re.compile(r"\b(?:Model diverged with loss = NaN|NaN loss during training)\b")
-# TF Estimator's ``train()`` returning: ``Loss for final step: 0.79459095.``, the last step's loss (its step unprinted).
-_FINAL_STEP_LOSS = re.compile(rf"^Loss for final step: ({NUM})\.?$")
 # How a loss read from the run's closing line (endings.py's CLOSING_FIGURE) is said, after its printed name
 # (``Loss 41.662 (Average Loss in its closing line, as printed)``): the run's last figure, not a step line's.
 CLOSING_LINE = "in its closing line"
-# TF Estimator's evaluation written out: ``Saving dict for global step 214: accuracy = 0.6466, global_step = 214,
-# loss = 2.4514768``, its figures ``name = value`` after the step it evaluated.
-_ESTIMATOR_EVAL = re.compile(r"^Saving dict for global step (\d{1,12}): (.{1,2000})$")
-_ESTIMATOR_FIGURE = re.compile(rf"([A-Za-z][\w/.-]{{0,120}}) = ({NUM})(?=,|$)")
 _ENV_STEP = re.compile(r"\benv_step=(\d{1,15})\b")
 _PLUS_MINUS = re.compile(rf"\s?±\s?{NUM}")  # a mean's spread after it (``200.000000 ± 0.000000``)
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(?: ?#)?(\d{1,6})\b")  # (``epoch3``; tianshou's ``Epoch #5``)
@@ -433,10 +426,6 @@ _LIGHTNING_CHECKPOINT = re.compile(
 # A record led by its count alone as ``n=`` (SafeLife's ``INFO     n=1920: loss=…``), behind a logger's padded level.
 _N_LEADS = re.compile(r"^((?:[A-Z]{4,8}\s+)?)n=(\d{1,12}):\s+(?=[A-Za-z_]\w{0,30}=)")
 _VALUE_ESTIMATE = re.compile(r"(?<![\w/])val=(?=-?\d)")
-# TF Estimator's ``It seems that global step (tf.train.get_global_step) has not been increased. Current value (could be
-# stable): 97 vs previous value: 97.``
-_TF_STABLE_STEP = re.compile(r"\bglobal step \(tf\.train\.get_global_step\) has not been increased\. Current value "
-                             r"\(could be stable\): (\d{1,12}) vs previous value: \d{1,12}\b")
 _BAR_HEAD = re.compile(r"\d%\||\d(?:it/s|s/it)\b")  # a bar, or what is left of one
 _MAX_STEPS_REACHED = re.compile(r"\bmax_steps=(\d{1,12})`? reached\b")
 _MAX_EPOCHS_REACHED = re.compile(r"\bmax_epochs=(\d{1,9})`? reached\b")
@@ -1289,8 +1278,8 @@ class GenericParser(StepLines[_Line]):
             if epoch_said is not None:
                 said = Reading(Field.EPOCH, "epoch", float(epoch_said[0]), epoch_said[1])
                 return Kind.FULL, _Line("epoch", at, [said], text=s)
-        if s[:4] == "Loss" and self._last is not None and (final := _FINAL_STEP_LOSS.match(s)) is not None:
-            return Kind.FULL, _Line("final_loss", at, [Reading(Field.LOSS, "loss", float(final.group(1)))], text=s)
+        if s[:4] == "Loss" and self._last is not None and (final := final_step_loss(s)) is not None:
+            return Kind.FULL, _Line("final_loss", at, [Reading(Field.LOSS, "loss", final)], text=s)
         if ("00%]" in s or "inal " in s) and self._last is not None and (closing := CLOSING_FIGURE.match(s)) is not None:
             closing_value = number(closing.group("value"))
             if closing_value is not None:
@@ -1298,9 +1287,10 @@ class GenericParser(StepLines[_Line]):
                 # Average Loss = 41.662``, the loss; ``Finished [100%]: ELBO = -225.56``, a figure under its own name
                 return Kind.FULL, _Line("closing_figure", at, [Reading(Field.LOSS, closing.group("name"), closing_value)],
                                  text=s)
-        if s[:7] == "Saving " and (saved := _ESTIMATOR_EVAL.match(s)) is not None:
-            return Kind.FULL, self._estimator_eval(saved, at, s)
-        if "NaN" in s and self._last is not None and _NAN_SAID.search(s):
+        if s[:7] == "Saving " and (estimated := estimator_eval(s)) is not None:
+            # TF Estimator's evaluation record: its loss and scores, at the global step it evaluated
+            return Kind.FULL, _Line("eval", at, estimated, text=s, closes=True)
+        if "NaN" in s and self._last is not None and nan_said(s):
             # TensorFlow's ``ERROR:tensorflow:Model diverged with loss = NaN.``: the loss went NaN after the last step
             return Kind.FULL, _Line("nan_loss", at, text=s)
         if "(total " in s or "(of " in s:
@@ -1559,11 +1549,11 @@ class GenericParser(StepLines[_Line]):
                     line.named = tuple(memory_figures(s.replace('"mem":', "mem:")))
                 return Kind.FULL, _json_classed(_decide(line), unread)
         if "global step" in s:
-            stable = _TF_STABLE_STEP.search(s)
+            stable = stable_step(s)
             if stable is not None:
                 # TF Estimator's warning names the global step it read twice: where the run is (``Current value (could be
                 # stable): 97``), the only step a log of ``global_step/sec`` lines may print
-                return Kind.FULL, _Line("step", at, [Reading(Field.STEP, "global step", float(stable.group(1)))], text=s)
+                return Kind.FULL, _Line("step", at, [Reading(Field.STEP, "global step", stable)], text=s)
             saved = _LIGHTNING_CHECKPOINT.search(s)
             if saved is not None:
                 value = saved.group(4)
@@ -2248,14 +2238,6 @@ class GenericParser(StepLines[_Line]):
         readings = [Reading(Field.EVAL_LOSS, name, float(cell)) for name, cell in zip(columns, cells, strict=False)
                     if name and name != "Class"]
         return _Line("eval", at, readings, text=s, closes=True) if readings else _Line("other", at)
-
-    def _estimator_eval(self, saved: re.Match[str], at: float | None, s: str) -> _Line:
-        """TF Estimator's evaluation record: its loss and scores, at the global step it evaluated."""
-        readings = [Reading(Field.STEP, "global step", float(saved.group(1)))]
-        for name, value in _ESTIMATOR_FIGURE.findall(saved.group(2)):
-            if name != "global_step":
-                readings.append(Reading(Field.EVAL_LOSS, "eval loss" if name == "loss" else name, float(value)))
-        return _Line("eval", at, readings, text=s, closes=True)
 
     def _table_row(self, s: str) -> str | None:
         """A comma-separated table (a CSV logger's file, ``Epoch ,LR ,RMSE_Train`` padded): its header
@@ -3205,14 +3187,14 @@ class GenericParser(StepLines[_Line]):
         back = self._last is not None and step < self._last[0]
         unspanned: list[tuple[str, float]] = []
         if step_seconds is None and "sec)" in line.text:
-            interval = _INTERVAL.search(line.text)
-            if interval is not None and int(interval.group(1)) == step:
+            interval = logging_interval(line.text)
+            if interval is not None and interval[0] == step:
                 # TensorFlow's logging hook: ``loss = 4.26, step = 100 (124.394 sec)``, the time since its last record
                 if self._last is not None and step > self._last[0]:
-                    step_seconds = float(interval.group(2)) / (step - self._last[0])
+                    step_seconds = interval[1] / (step - self._last[0])
                 else:
                     # (no record before it in the log: the steps the interval spans are not printed, only its time)
-                    unspanned.append((LOGGING_INTERVAL_SECONDS, float(interval.group(2))))
+                    unspanned.append((LOGGING_INTERVAL_SECONDS, interval[1]))
         # (a dated line's printed time the dates contradict is the tracker's to judge: timing.clock_contradicts)
         day = day_seconds(line.text) if line.at is None else None
         clocked, self._clocked_step = self._clocked_step, (step, day) if day is not None else None
@@ -4025,8 +4007,6 @@ def _record_rank(s: str) -> int | None:
     return ranks.pop() if len(ranks) == 1 else None
 
 
-# The time a logging hook's interval took, after the step it reached (TensorFlow's ``step = 100 (124.394 sec)``).
-_INTERVAL = re.compile(r"\bstep = (\d{1,12}) \((\d+(?:\.\d+)?) sec\)")
 # A line that marks lines left out of an excerpt, as people write it: dots alone (``..........``, ``. . .``), an
 # ellipsis in brackets (``[...]``, ``(…)``, ``[... 3000 lines ...]``), a note between runs of carets (Caffe issue authors'
 # ``^^^^^ 3000 iter ^^^^^``).
