@@ -251,7 +251,7 @@ GENERIC_PARTS = {"fairseq_lua", "coco", "vertical_records", "keras_bars", "scala
                  "interval_times", "drawn_bars", "series", "step_source", "tree_summaries", "run_args", "bracketed_epochs",
                  "prose_figures", "run_clock", "box_rows",
                  "lost_losses", "loss_groups", "split_records", "run_time", "results_blocks", "epoch_time",
-                 "marked_scores", "legends", "metric_lines"}
+                 "marked_scores", "legends", "metric_lines", "search_trials"}
 
 
 def format_modules() -> list[Path]:

@@ -862,6 +862,8 @@ REAL_FORMATS = {
     "generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log": "generic",
     "generic-optuna-pr2094-trials-42-to-53-finished-and-pruned-value-best.log": "generic",
     "generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log": "generic",
+    "generic-keras-tuner-adabyt-bayesian-trials-1-2-then-trial-3-epoch-3-of-10.log": "generic",
+    "generic-keras-tuner-adabyt-bayesian-trial-7-epoch-10-of-10-complete-then-trial-8-begun.log": "generic",
     "generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log": "generic",
     "crash-dynamic-hires-mmlm-readme-training-failed-with-error-record-alone.log": "generic",
     "startup-tuplan-garage-issue64-lightning-model-summary-totals-no-step-yet.log": "generic",

@@ -2697,6 +2697,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 240, "total_steps": 249, "loss": 0.03491753, "step_seconds": 4.48 / 240, "data": epoch(1.0),
       "finished": False, "eval": {"val_loss": {"value": 0.03877527, "step": None},
                                   "test_loss": {"value": 0.04066545, "step": None}, "acc": {"value": 0.5521, "step": None}}}),
+    # Keras Tuner's search: each trial's own Keras ``fit`` counted from epoch 1 again, its last epoch's full bar the end of
+    # that trial, never of the search (no end words printed); the best so far and the search's clock no figure
+    ("generic-keras-tuner-adabyt-bayesian-trials-1-2-then-trial-3-epoch-3-of-10.log", T0, "end",
+     "epoch 3/10 · 1500/1500 in the epoch · 75k steps/h", "training",
+     {"step": 1500, "loss": 0.4065, "finished": False, "data": epoch(3.0),
+      "eval": {"val_loss": {"value": 0.3421, "step": None}, "val_accuracy": {"value": 0.8822, "step": None}}}),
+    ("generic-keras-tuner-adabyt-bayesian-trial-7-epoch-10-of-10-complete-then-trial-8-begun.log", T0, "end",
+     "epoch 10/10 · 1500/1500 in the epoch · 85k steps/h", "training",
+     {"step": 1500, "total_steps": None, "loss": 0.1982, "finished": False, "data": epoch(10.0),
+      "eval": {"val_loss": {"value": 0.2753, "step": None}, "val_accuracy": {"value": 0.9053, "step": None}}}),
     # A logger's error record that says the training failed, no traceback under it: crashed, its message the crash's line
     ("crash-dynamic-hires-mmlm-readme-training-failed-with-error-record-alone.log", T0, T0, "no step yet · crashed",
      "crashed", {"step": None, "loss": None, "finished": False,
@@ -3378,6 +3388,9 @@ GENERIC_READ = {
     "generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log": "step, epoch, loss",
     "generic-optuna-pr2094-trials-42-to-53-finished-and-pruned-value-best.log": "step",
     "generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log": "step",
+    "generic-keras-tuner-adabyt-bayesian-trials-1-2-then-trial-3-epoch-3-of-10.log": "step, epoch, loss, step time, eval",
+    "generic-keras-tuner-adabyt-bayesian-trial-7-epoch-10-of-10-complete-then-trial-8-begun.log":
+        "step, epoch, loss, step time, eval",
     "generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log": "step, total, epoch, loss, eval",
 }  # fmt: skip
 

@@ -123,6 +123,7 @@ from .run_clock import boosted_clock, finished_clock, value_elapsed
 from .run_time import run_seconds
 from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
+from .search_trials import SearchLine, objective_line, search_line
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
 from .shapes import METRICS_HEADER, METRICS_ROW, RESULTS_HEADER
@@ -636,6 +637,10 @@ class GenericParser(StepLines[_Line]):
         # True once they are
         self._trial_held: _Line | None = None
         self._trials = False
+        # A hyperparameter search's own lines (search_trials.py): a trial begun or complete read; the objective's line
+        # due under a trial complete
+        self._searching = False
+        self._objective_next = False
         self._pieces_read = 0  # the pieces of lines classified so far (which step line was read just before)
         # (its position's name, its loss, the piece it was read at) of the last step line, for the record's second line
         self._record_line: tuple[str, float, int] | None = None
@@ -1073,6 +1078,27 @@ class GenericParser(StepLines[_Line]):
                 early.before, read.before = read.before, early
         return read_kind, read
 
+    def _search_said(self, said: SearchLine, s: str, at: float | None) -> _Line | None:
+        """A search's own line (search_trials.py): a trial begun or complete marks the log as a search, whose trainings'
+        ends are no end of it; a trial complete is the search's position where the trials train no steps of their own
+        (``_trial_record``), its objective on the next line no figure; its best so far and its clock are none either,
+        and only its own end words end it."""
+        if said.what == "ended":
+            return _Line("end", at, text=s) if self._searching else None
+        if said.what == "said":
+            return None
+        self._searching = True
+        if said.what == "begun":
+            return None
+        self._objective_next = True
+        # (the trial's own time, as the tuner prints it: the time of one step of the search's count)
+        timed = [Reading(Field.STEP_TIME, "trial time", said.seconds)] if said.seconds else []
+        trial = _Line("step", at, [Reading(Field.STEP, "trial", float(said.trial or 0), said.total), *timed], text=s)
+        record = self._trial_record(trial)
+        if said.total is not None and said.trial is not None and said.trial >= said.total:
+            return _Line("end", at, text=s, before=record)  # (the last trial of the search's printed total: its end)
+        return record
+
     def _trial_record(self, trial: _Line) -> _Line | None:
         """A search's trial line as the run's position where the log's records are its trials, two trial lines before
         any other record (the first held till the second, emitted before it); None where the model a trial trains
@@ -1207,6 +1233,11 @@ class GenericParser(StepLines[_Line]):
         prose, self._prose = self._prose, None  # (a line of another kind ends a record of figures in prose)
         run_took, self._run_took = self._run_took, None  # (an engine's run time read on the line just before)
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
+        objective_next, self._objective_next = self._objective_next, False
+        if s[:1] in "STBH" and (searched := search_line(s)) is not None:
+            return Kind.FULL, self._search_said(searched, s, at)
+        if objective_next and objective_line(s):
+            return Kind.FULL, None  # (the trial's objective, its best epoch's figure: no record of the search's position)
         if "SamplesPerSec=" in s and self._last is not None and (timed := self._throughput_under_step(s, at)):
             return Kind.FULL, timed
         under_heading, self._marked_heading = self._marked_heading, False
@@ -3182,14 +3213,16 @@ class GenericParser(StepLines[_Line]):
                     and epoch_reading.total is not None
                     and epoch_reading.value >= epoch_reading.total
                 )
-                if not last_epoch:
-                    total = None  # an epoch's bar is full; the run goes on to the next epoch
+                if not last_epoch or self._searching:
+                    # an epoch's bar is full; the run goes on to the next epoch (a search's trial's last: its next trial)
+                    total = None
                     full_epoch = True
                     bar_total = bar.total
                 # Keras prints nothing after ``fit``: its last epoch's bar at its total (the epoch's evaluation on
                 # the same line) is the run's end, as said (a further ``fit``'s step takes it back). Not ``Epoch 1/1``:
                 # a loop of one-epoch ``fit`` calls prints that each time, the next call's bar no further than this one
-                fit_closed = last_epoch and line.epoch_above and epoch_reading is not None and epoch_reading.total != 1
+                fit_closed = (last_epoch and line.epoch_above and epoch_reading is not None and epoch_reading.total != 1
+                              and not self._searching)
             if bar.step_seconds is not None:
                 step_seconds, seconds_note = bar.step_seconds, bar.seconds_note
             elapsed, eta = bar.elapsed, bar.eta
