@@ -377,7 +377,7 @@ _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}
 # evaluated again at the epoch's end: its loss the epoch's training loss, as printed; their ``Validation Results - Epoch:
 # 5  …`` that epoch's evaluation, at that epoch whether printed before or after the training's)
 _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:run\W{1,3}\d{1,4}\W{1,4})?"
-                          r"(?:(?:train(?:ing)?|validation|test|evaluation)\s+results\s+-\s+|train(?:ing)?\s+)?epoch\b")
+                          r"(?:(?:train(?:ing)?|validation|test|evaluation)\s+results\s+-\s+|train(?:ing)?\s+)?(?:epoch|ep)\b")
 # PyTorch-Ignite's examples' epoch in brackets: ``Epoch[1], Iter[100] Loss: 0.19``, ``Validation Results - Epoch[1] Avg …``.
 _IGNITE_BRACKETED = re.compile(r"((?:Training|Validation|Test|Evaluation) Results - )?Epoch\[(\d{1,6})\]"
                                r"(?(1)\s+|,\s?Iter\[(\d{1,12})\]\s+)")
@@ -402,7 +402,7 @@ _FRACTION_OF_EPOCHS = re.compile(r"(?i)\bepoch\b\W{0,3}\d{1,6}\.\d{1,6}\s?(?:/|o
 # An epoch and how far through it, in per cent, with no count of its batches (``Epoch 1 complete [80%]    Loss: 1.516``,
 # ``Epoch 3/10 [45%]``): the share is the epoch's, never the run's (the PyTorch examples' ``[6400/60000 (11%)]`` is _PROGRESS).
 _EPOCH_SHARE = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch:?\s?(\d{1,6})(?:\s?/\s?\d{1,6})?(?:\s+[a-z]{1,12})?\s?\[\s*(\d{1,3}(?:\.\d{1,3})?)\s?%\]")
-_FRACTIONAL_EPOCH = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\W{0,3}\d{1,6}\.\d")
+_FRACTIONAL_EPOCH = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?(?:epoch|ep)\W{0,3}\d{1,6}\.\d")
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 # A trainer's own words that its loss went NaN (TensorFlow's NanTensorHook, NanLossDuringTrainingError's message).
 # Training said to go on, the line's whole message (after a logger's `` - ``): ``Training...``, ``TRAIN``, ``Start training``
