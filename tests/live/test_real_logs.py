@@ -3540,6 +3540,18 @@ def test_overflows_after_a_resume_are_a_warning_and_the_rate_the_printed_one(tmp
     assert "steps/h (from the trainer's own time per step)" in details[0]
 
 
+@pytest.mark.parametrize(("name", "rate"), [
+    ("generic-mst-issue7-dated-epoch-lines-1-to-5-bare-time-per-epoch-checkpoints.log", "5.3"),
+    ("generic-fastai-multifit-qrnn-ja-1152-lm-table-rows-0-to-9-mm-ss-times-then-total-time.log", "1.2"),
+])  # fmt: skip
+def test_a_rate_from_an_epoch_s_printed_time_is_said_per_epoch(tmp_path: Path, name: str, rate: str) -> None:
+    """A loop that logs once an epoch with that epoch's time: the time is the epoch's, said so, never a step's."""
+    monitor = cold(tmp_path, name)
+    at = monitor.last_event_at()
+    details = snap(monitor, at if at is not None else T0)["details"]
+    assert details[0].startswith(f"{rate} epochs/h (from the trainer's own time per epoch)")
+
+
 def test_an_epoch_bar_s_time_left_is_the_epoch_s(tmp_path: Path) -> None:
     """NeMo's bar at batch 7 of 517 in epoch 0, 05:07 left: that epoch's remainder, not the run's ETA."""
     details = snap(cold(tmp_path, "generic-nemo-speech-issue5468-ambernet-bars.log"), T0)["details"]
