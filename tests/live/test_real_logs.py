@@ -439,7 +439,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"total_steps": 100, "loss": 1.918353, "lr": 3.4e-06, "grad_norm": 2.911, "step_seconds": 5.7063}),
     ("generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log", T0, T0, "step 1200/3000 · 324 steps/h",
      "training", {"loss": 3.978439, "lr": 8.167e-06, "step_seconds": 11.0881, "steps_per_hour": 324.43,
-                  "eval": {"val_loss": {"value": 4.503653, "step": 1000}}}),
+                  "eval": {"val_loss": {"value": 4.503653, "step": 1000},
+                           # (its validation line's ``LM PPL: 9.034661E+01`` beside its loss: that validation's too)
+                           "lm_ppl": {"value": 90.34661, "step": 1000}}}),
     ("generic-megatron-lm-playground-nemo-2.0-gh-file-byoc-mbridge-done.log", T0, "end", "done · step 10/10", "done",
      {"loss": 9.763827, "lr": 1.5e-06, "grad_norm": 33.055, "step_seconds": 4.6478, "finished": True,
       "eval": {"val_loss": {"value": 9.64748, "step": 10}, "test_loss": {"value": 9.625707, "step": 10}}}),
@@ -1082,7 +1084,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "eval": {"eval_loss": {"value": 2.098778247833252, "step": None}}, "finished": False}),
     # fairseq's legacy validation lines alone, updates 90000 -> 130000 in epochs 11-16: the run got to update 130000
     ("generic-fairseq-modernmt-issue509-valid-lines-only.log", T0, "end", "step 130000 · no timing", "measuring",
-     {"step": 130000, "eval": {"val_loss": {"value": 3.29, "step": 130000}}, "data": epoch(16.0),
+     {"step": 130000, "eval": {"val_loss": {"value": 3.29, "step": 130000}, "ppl": {"value": 2.78, "step": 130000}},
+      "data": epoch(16.0),
       "finished": False}),
     # TF Estimator: no step line; its warning's ``Current value (could be stable): 97`` is the global step, each
     # ``global_step/sec`` (printed twice: tensorflow's logger and absl's) the steps' rate, the last 0.291327
@@ -2116,7 +2119,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log", T0, "end",
      "done · epoch 5", "done",
      {"step": 5, "loss": 0.08, "data": epoch(5.0), "finished": True,
-      "eval": {"val_loss": {"value": 0.07, "step": 5}}}),
+      "eval": {"val_loss": {"value": 0.07, "step": 5}, "avg_accuracy": {"value": 0.98, "step": 5},
+               "avg_f1": {"value": 0.98, "step": 5}}}),
     # verl's driver traceback ending in Ray's ``RayTaskError(OSError): ray::TaskRunner.run() (…)``, the remote task's
     # frames under it, the paste cut before the OSError's own line: Ray's line is the error, no cut traceback
     ("crash-verl-issue1196-ray-task-error-oserror-task-runner-remote-traceback-cut.log", T0, T0, "no step yet · crashed",
@@ -2167,12 +2171,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # epoch 5, its loss the latest; ``Validation Results - Epoch[5] … Avg loss: 0.03`` that epoch's evaluation
     ("generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log", T0, "end",
      "step 2300 · no timing", "measuring",
-     {"step": 2300, "loss": 0.01, "data": epoch(5.0), "eval": {"val_loss": {"value": 0.03, "step": 2300}}}),
+     {"step": 2300, "loss": 0.01, "data": epoch(5.0),
+      "eval": {"val_loss": {"value": 0.03, "step": 2300}, "avg_accuracy": {"value": 0.99, "step": 2300}}}),
     # … and the results lines alone (``Training Results - Epoch[2] … Avg loss: 0.09``): epoch 2, its loss 0.09, its
     # ``Validation Results`` (0.09) at epoch 2
     ("generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log", T0, "end",
      "epoch 2 · …", "measuring",
-     {"step": 2, "loss": 0.09, "data": epoch(2.0), "eval": {"val_loss": {"value": 0.09, "step": 2}},
+     {"step": 2, "loss": 0.09, "data": epoch(2.0),
+      "eval": {"val_loss": {"value": 0.09, "step": 2}, "avg_accuracy": {"value": 0.98, "step": 2}},
       "figures": {"epoch_seconds": 31.752297401428223}}),  # (``Epoch 2, Time Taken : 31.75…``, the engine's seconds)
     # Lightning 1.x's epoch bar counting its validation on, in mlflow's MNIST example under Lightning 1.4 (939 = 860
     # training + 79 validation batches): training batch 860 of 860, its 5.73 ms (174.51 it/s) as printed there; the bar's

@@ -2899,13 +2899,20 @@ class GenericParser(StepLines[_Line]):
                 seen.add(label)
                 self._evals[label] = r.value
                 events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step, closes=line.closes))
-        if evaluated or (own == "test_loss" and own in seen) or not seen:
+        # (a validation's plain loss with its scores, once the run is placed: one such line alone may be a sentence)
+        if evaluated or (own in seen and (own == "test_loss" or self._last is not None)) or not seen:
             # (its scores beside its losses, by their names: vietocr's ``valid loss: 0.729 - acc full seq: 0.8856``;
-            # a test report's beside its plain loss, DeepSpeech's ``Test of Epoch 3 - WER: 0.5, loss: 40.5, …``; an
-            # evaluation that prints no loss at all, its scores alone: a Paddle loop's ``[test] batch_id:76,
-            # precision:[0.955], recall:[0.974], f1:[0.964]``)
+            # a test report's beside its plain loss, DeepSpeech's ``Test of Epoch 3 - WER: 0.5, loss: 40.5, …``; a
+            # validation's line whose plain loss is its own, ``Validation | loss 0.60 | acc 0.81``, ``Val. Loss: 0.70 |
+            # Val. PPL: 2.02``; an evaluation that prints no loss at all, its scores alone: a Paddle loop's ``[test]
+            # batch_id:76, precision:[0.955], recall:[0.974], f1:[0.964]``)
+            # (beside such a plain loss a whole number is the evaluation's own count or set, no score of it: ``VALID SET
+            # 0 LOSS:0.1735``)
+            counted = not evaluated and own == "val_loss" and own in seen
             for named in beside(line.text, evaluation=True):
                 label = _named_label(named, line.text)
+                if counted and named.value.is_integer():
+                    continue
                 if named.kin is Kin.EVAL and label not in seen and (evaluated or not _POSITION_NAME.search(label)):
                     seen.add(label)
                     self._evals[label] = named.value

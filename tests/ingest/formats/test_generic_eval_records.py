@@ -98,3 +98,17 @@ def test_a_paddlenlp_evaluation_block_leaves_the_training_total() -> None:
     assert got[-3:] == [(100, 1000), (110, 1000), (120, 1000)]
     evaluated = [(e.name, e.step) for e in events if isinstance(e, EvalResult) and e.name == "eval_loss"]
     assert evaluated == [("eval_loss", None)]  # (its line names no step: the tracker puts it at step 100)
+
+
+def test_a_validation_line_s_scores_beside_its_plain_loss_are_that_validation_s() -> None:
+    # a loop that logs once an epoch, each epoch's validation on a line of its own led by its stage word, its loss named
+    # plainly (``Validation | loss 0.60 | acc 0.81``, ``Val. Loss: 0.70 |  Val. PPL: 2.02``): the scores beside it are
+    # the validation's too, under their names; a whole number beside it (``VALID SET 0``) is its set, no score
+    def evals(lines: list[str]) -> list[tuple[str, float]]:
+        return [(e.name, e.value) for e in GenericParser().feed(lines) if isinstance(e, EvalResult)]
+
+    assert evals(["Epoch 1 | Train loss 0.4121", "Validation | loss 0.6012 | acc 0.8123"]) == [
+        ("val_loss", 0.6012), ("acc", 0.8123)]
+    assert evals(["Epoch: 01 \tTrain Loss: 0.541 \tTime: 3m 12s", "\t Val. Loss: 0.701 |  Val. PPL:   2.016"]) == [
+        ("val_loss", 0.701), ("ppl", 2.016)]
+    assert evals(["Epoch 1 | Train loss 0.4121", "VALID SET 0 LOSS:0.1735 CER:5.59%"]) == [("val_loss", 0.1735)]
