@@ -863,6 +863,8 @@ REAL_FORMATS = {
     "generic-optuna-pr2094-trials-42-to-53-finished-and-pruned-value-best.log": "generic",
     "generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log": "generic",
     "generic-keras-tuner-adabyt-bayesian-trials-1-2-then-trial-3-epoch-3-of-10.log": "generic",
+    "generic-dureader-issue43-brc-average-train-loss-for-epoch-10-then-dev-eval-loss.log": "generic",
+    "generic-automap-issue4-epochs-81-to-99-loss-valloss-one-line-an-epoch.log": "generic",
     "generic-keras-tuner-adabyt-bayesian-trial-7-epoch-10-of-10-complete-then-trial-8-begun.log": "generic",
     "generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log": "generic",
     "crash-dynamic-hires-mmlm-readme-training-failed-with-error-record-alone.log": "generic",

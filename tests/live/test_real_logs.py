@@ -2713,6 +2713,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 10/10 · 1500/1500 in the epoch · 85k steps/h", "training",
      {"step": 1500, "total_steps": None, "loss": 0.1982, "finished": False, "data": epoch(10.0),
       "eval": {"val_loss": {"value": 0.2753, "step": None}, "val_accuracy": {"value": 0.9053, "step": None}}}),
+    # A loop that logs once an epoch and names no step: the epoch is the position, never a step; the DuReader baseline's
+    # training loss said of the epoch after its name (``Average train loss for epoch 10 is …``), its dev set's loss that
+    # epoch's evaluation
+    ("generic-dureader-issue43-brc-average-train-loss-for-epoch-10-then-dev-eval-loss.log", T0, "end", "epoch 10 · …",
+     "measuring", {"step": 10, "step_unit": "epoch", "loss": 8.694370711477179, "finished": False,
+                   "eval": {"dev_eval_loss": {"value": 14.789813613891601, "step": 10}}}),
+    ("generic-automap-issue4-epochs-81-to-99-loss-valloss-one-line-an-epoch.log", T0, "end", "epoch 99 · no timing",
+     "measuring", {"step": 99, "step_unit": "epoch", "loss": 0.0001113981197704561, "finished": False,
+                   "eval": {"val_loss": {"value": 9.567739471094683e-05, "step": 99}}}),
     # A logger's error record that says the training failed, no traceback under it: crashed, its message the crash's line
     ("crash-dynamic-hires-mmlm-readme-training-failed-with-error-record-alone.log", T0, T0, "no step yet · crashed",
      "crashed", {"step": None, "loss": None, "finished": False,
@@ -3395,6 +3404,8 @@ GENERIC_READ = {
     "generic-optuna-pr2094-trials-42-to-53-finished-and-pruned-value-best.log": "step",
     "generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log": "step",
     "generic-keras-tuner-adabyt-bayesian-trials-1-2-then-trial-3-epoch-3-of-10.log": "step, epoch, loss, step time, eval",
+    "generic-dureader-issue43-brc-average-train-loss-for-epoch-10-then-dev-eval-loss.log": "step, epoch, loss, eval",
+    "generic-automap-issue4-epochs-81-to-99-loss-valloss-one-line-an-epoch.log": "step, epoch, loss, eval",
     "generic-keras-tuner-adabyt-bayesian-trial-7-epoch-10-of-10-complete-then-trial-8-begun.log":
         "step, epoch, loss, step time, eval",
     "generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log": "step, total, epoch, loss, eval",

@@ -116,7 +116,7 @@ from .marked_scores import heading_alone, marked_scores, positioned_scores, scor
 from .metric_lines import current_metric
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
-from .prose_figures import one_figure, prose_figure
+from .prose_figures import figure_of_epoch, one_figure, prose_figure
 from .results_blocks import REDRAWN_BAR_TAIL, ResultsBlock
 from .run_args import run_args
 from .run_clock import boosted_clock, finished_clock, value_elapsed
@@ -1705,6 +1705,8 @@ class GenericParser(StepLines[_Line]):
                 said_total = [] if started.total is None else [Reading(Field.TOTAL, "total", float(started.total))]
                 return Kind.FULL, _Line("begun", at, said_total, text=s,
                                         starts_from=None if started.step is None else (started.unit, started.step))
+        if " epoch " in s and (of_epoch := figure_of_epoch(s)) is not None:
+            s = of_epoch  # (a figure said of the epoch named after it: that epoch's record, prose_figures.py)
         unknown: list[tuple[str, str | None, str, str | None]] = []
         # (a network's loss with its parts in parentheses after its name: read apart, its parts never pairs of their own)
         groups = loss_groups(s) if "(" in s else None

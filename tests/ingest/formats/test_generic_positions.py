@@ -134,3 +134,12 @@ def test_ep_inside_a_name_or_a_path_is_no_epoch() -> None:
     # (``model.ep.20`` a file's name, ``step 5`` the record's own position)
     got = steps(["step 5 loss 1.0 ckpt model.ep.20", "step 6 loss 0.9"])
     assert [(s.step, s.epoch) for s in got] == [(5, None), (6, None)]
+
+
+def test_a_figure_said_of_the_epoch_named_after_it_is_that_epoch_s_record() -> None:
+    # ``Average train loss for epoch 10 is 8.69`` (DuReader's baseline), ``Train loss of epoch 11: 8.29``: the epoch's
+    # record, the epoch its position; a line that names the epoch with no figure (``Training the model for epoch 10``,
+    # ``Evaluating the model after epoch 10``) is none
+    got = steps(["Training the model for epoch 10", "Average train loss for epoch 10 is 8.69",
+                 "Evaluating the model after epoch 10", "Train loss of epoch 11: 8.29"])
+    assert [(s.step, s.epoch, s.loss) for s in got] == [(10, 10.0, 8.69), (11, 11.0, 8.29)]
