@@ -640,6 +640,7 @@ class GenericParser(StepLines[_Line]):
         # A hyperparameter search's own lines (search_trials.py): a trial begun or complete read; the objective's line
         # due under a trial complete
         self._searching = False
+        self._epoch_record = False  # the last record was an epoch's (the loop logs once an epoch)
         self._objective_next = False
         self._pieces_read = 0  # the pieces of lines classified so far (which step line was read just before)
         # (its position's name, its loss, the piece it was read at) of the last step line, for the record's second line
@@ -2863,6 +2864,8 @@ class GenericParser(StepLines[_Line]):
             return  # (the step record's second line, its evaluation beside the training's figures)
         # After the end was printed, the final evaluation is the run's last step's.
         at_step = int(step.value) if step is not None and self._ended is None else None
+        if step is None and self._epoch_record and self._last is not None and self._ended is None:
+            at_step = self._last[0]  # (after a record an epoch, naming no step: that epoch's evaluation)
         evaluated = any(r.field is Field.EVAL_LOSS for r in line.readings)
         summed = _summary_loss(self._full_epoch, line.text, line.readings)
         if summed is not None:
@@ -3371,6 +3374,8 @@ class GenericParser(StepLines[_Line]):
             # ``perplexity=38.275190``): the run's training figure, under its own name
             rates.append((TRAIN_PERPLEXITY, perplexity))
         self._last, self._eval_positions = (step, epoch), False
+        # (a record an epoch: the evaluation printed after it, naming no step of its own, is that epoch's)
+        self._epoch_record = step_reading is not None and step_reading.name == "epoch" and bar is None
         self._carried_evals.update(label for label, value in printed.items() if self._record_evals.get(label) == value)
         self._record_evals = printed
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)

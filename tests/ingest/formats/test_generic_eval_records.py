@@ -112,3 +112,16 @@ def test_a_validation_line_s_scores_beside_its_plain_loss_are_that_validation_s(
     assert evals(["Epoch: 01 \tTrain Loss: 0.541 \tTime: 3m 12s", "\t Val. Loss: 0.701 |  Val. PPL:   2.016"]) == [
         ("val_loss", 0.701), ("ppl", 2.016)]
     assert evals(["Epoch 1 | Train loss 0.4121", "VALID SET 0 LOSS:0.1735 CER:5.59%"]) == [("val_loss", 0.1735)]
+
+
+def test_an_evaluation_after_a_record_an_epoch_naming_no_step_is_that_epoch_s() -> None:
+    # a T5 fine-tuning loop's shape: ``Epoch 20 | Train loss …``, then its validation and its BLEU on lines of their own,
+    # no step named: epoch 20's evaluation, at epoch 20 (never "after" it, never a step of its own)
+    events = GenericParser().feed(["Epoch 19 | Train loss 0.5412", "Validation | loss 0.7012 | acc 0.81",
+                                   "Epoch 20 | Train loss 0.5301", "Validation | loss 0.6987 | acc 0.82"])
+    assert [(s.step, s.epoch) for s in events if isinstance(s, TrainStep)] == [(19, 19.0), (20, 20.0)]
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
+        ("val_loss", 0.7012, 19), ("acc", 0.81, 19), ("val_loss", 0.6987, 20), ("acc", 0.82, 20)]
+    # (after a step record, an evaluation naming no step stays the one logged after that step)
+    events = GenericParser().feed(["step 10 loss 2.0", "Validation | loss 2.5 | acc 0.5"])
+    assert [(e.name, e.step) for e in events if isinstance(e, EvalResult)] == [("val_loss", None), ("acc", None)]
