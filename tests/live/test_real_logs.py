@@ -2718,7 +2718,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # epoch's evaluation
     ("generic-dureader-issue43-brc-average-train-loss-for-epoch-10-then-dev-eval-loss.log", T0, "end", "epoch 10 · …",
      "measuring", {"step": 10, "step_unit": "epoch", "loss": 8.694370711477179, "finished": False,
-                   "eval": {"dev_eval_loss": {"value": 14.789813613891601, "step": 10}}}),
+                   "eval": {"dev_eval_loss": {"value": 14.789813613891601, "step": 10},
+                            # (its ``Dev eval result: {'Bleu-3': …}`` dict: that evaluation's scores, under their keys)
+                            "bleu_3": {"value": 0.12942842413184924, "step": 10},
+                            "bleu_1": {"value": 0.2359285965766089, "step": 10},
+                            "bleu_4": {"value": 0.10657137097095022, "step": 10},
+                            "bleu_2": {"value": 0.1675745997143726, "step": 10},
+                            "rouge_l": {"value": 0.24175041960869123, "step": 10}}}),
     ("generic-automap-issue4-epochs-81-to-99-loss-valloss-one-line-an-epoch.log", T0, "end", "epoch 99 · no timing",
      "measuring", {"step": 99, "step_unit": "epoch", "loss": 0.0001113981197704561, "finished": False,
                    "eval": {"val_loss": {"value": 9.567739471094683e-05, "step": 99}}}),

@@ -113,7 +113,7 @@ from .legends import MAX_LEGEND_NAMES, legend_row, spelled_out
 from .loss_groups import LossGroups, loss_groups
 from .lost_losses import lost_loss
 from .marked_scores import heading_alone, marked_scores, positioned_scores, score_under_heading
-from .metric_lines import current_metric
+from .metric_lines import current_metric, evaluation_dict
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import figure_of_epoch, one_figure, prose_figure
@@ -1267,6 +1267,11 @@ class GenericParser(StepLines[_Line]):
             # an evaluation's result printed between the step records (metric_lines.py: PaddleOCR's ``cur metric,
             # precision: …, hmean: …``), at the step just logged
             return Kind.FULL, _Line("tie", at, text=s, named=tuple(current))
+        elif (s[-1:] == "}" and self._last is not None and ("esult" in s[:48] or "etric" in s[:48] or "core" in s[:48])
+              and (evaluated_dict := evaluation_dict(s)) is not None):
+            # an evaluation's figures printed as a dict after words naming it (metric_lines.py: DuReader's ``Dev eval
+            # result: {'Bleu-4': …}``), at the step (or epoch) just logged
+            return Kind.FULL, _Line("tie", at, text=s, named=tuple(evaluated_dict))
         if not s or (s[:1] == "#" and not (s[-1:] == "#" and len(s) <= 40 and _EVAL_HEADING.match(s))):
             # a comment (a shell's, a markdown heading): no record; an evaluation's heading ruled with hashes is one
             # (RLCard's ``########## Evaluation ##########``)

@@ -125,3 +125,13 @@ def test_an_evaluation_after_a_record_an_epoch_naming_no_step_is_that_epoch_s() 
     # (after a step record, an evaluation naming no step stays the one logged after that step)
     events = GenericParser().feed(["step 10 loss 2.0", "Validation | loss 2.5 | acc 0.5"])
     assert [(e.name, e.step) for e in events if isinstance(e, EvalResult)] == [("val_loss", None), ("acc", None)]
+
+
+def test_an_evaluation_printed_as_a_dict_after_words_naming_it_is_that_evaluation_s() -> None:
+    # ``Dev eval result: {…}``, ``eval results: {…}``: each number the evaluation's under its key, at the epoch just
+    # logged; a value that is no number left out; a dict after other words (a config's) none
+    events = GenericParser().feed(["Epoch 1 | Train loss 0.5412", "Dev eval result: {'Bleu-4': 0.1066, 'Rouge-L': 0.2418}",
+                                   "eval results: {'acc': 0.81, 'note': 'ok', 'f1': 0.79}",
+                                   "config: {'lr': 0.001, 'dropout': 0.1}"])
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
+        ("bleu_4", 0.1066, 1), ("rouge_l", 0.2418, 1), ("acc", 0.81, 1), ("f1", 0.79, 1)]
