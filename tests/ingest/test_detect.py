@@ -864,6 +864,7 @@ REAL_FORMATS = {
     "generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log": "generic",
     "generic-keras-tuner-adabyt-bayesian-trials-1-2-then-trial-3-epoch-3-of-10.log": "generic",
     "generic-dureader-issue43-brc-average-train-loss-for-epoch-10-then-dev-eval-loss.log": "generic",
+    "generic-keras-tuner-keras-io-getting-started-trial-3-complete-then-oracle-triggered-exit.log": "generic",
     "generic-automap-issue4-epochs-81-to-99-loss-valloss-one-line-an-epoch.log": "generic",
     "generic-keras-tuner-adabyt-bayesian-trial-7-epoch-10-of-10-complete-then-trial-8-begun.log": "generic",
     "generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log": "generic",

@@ -2713,6 +2713,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 10/10 · 1500/1500 in the epoch · 85k steps/h", "training",
      {"step": 1500, "total_steps": None, "loss": 0.1982, "finished": False, "data": epoch(10.0),
       "eval": {"val_loss": {"value": 0.2753, "step": None}, "val_accuracy": {"value": 0.9053, "step": None}}}),
+    # … the search's last trial alone, then the tuner's own end (``Oracle triggered exit``): done at trial 3, a trial count
+    ("generic-keras-tuner-keras-io-getting-started-trial-3-complete-then-oracle-triggered-exit.log", T0, "end",
+     "done · trial 3", "done", {"step": 3, "step_unit": "trial", "loss": None, "eval": None, "finished": True,
+                                "step_seconds": 39.0, "figures": None}),
     # A loop that logs once an epoch and names no step: the epoch is the position, never a step; the DuReader baseline's
     # training loss said of the epoch after its name (``Average train loss for epoch 10 is …``), its dev set's loss that
     # epoch's evaluation
@@ -3411,6 +3415,7 @@ GENERIC_READ = {
     "generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log": "step",
     "generic-keras-tuner-adabyt-bayesian-trials-1-2-then-trial-3-epoch-3-of-10.log": "step, epoch, loss, step time, eval",
     "generic-dureader-issue43-brc-average-train-loss-for-epoch-10-then-dev-eval-loss.log": "step, epoch, loss, eval",
+    "generic-keras-tuner-keras-io-getting-started-trial-3-complete-then-oracle-triggered-exit.log": "step, step time",
     "generic-automap-issue4-epochs-81-to-99-loss-valloss-one-line-an-epoch.log": "step, epoch, loss, eval",
     "generic-keras-tuner-adabyt-bayesian-trial-7-epoch-10-of-10-complete-then-trial-8-begun.log":
         "step, epoch, loss, step time, eval",

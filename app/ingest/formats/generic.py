@@ -1085,7 +1085,9 @@ class GenericParser(StepLines[_Line]):
         (``_trial_record``), its objective on the next line no figure; its best so far and its clock are none either,
         and only its own end words end it."""
         if said.what == "ended":
-            return _Line("end", at, text=s) if self._searching else None
+            # (a trial complete still held, the search's only one: its position as it ended)
+            held, self._trial_held = self._trial_held, None
+            return _Line("end", at, text=s, before=held) if self._searching else None
         if said.what == "said":
             return None
         self._searching = True
@@ -1235,7 +1237,7 @@ class GenericParser(StepLines[_Line]):
         run_took, self._run_took = self._run_took, None  # (an engine's run time read on the line just before)
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         objective_next, self._objective_next = self._objective_next, False
-        if s[:1] in "STBH" and (searched := search_line(s)) is not None:
+        if s[:1] in "STBHO" and (searched := search_line(s)) is not None:
             return Kind.FULL, self._search_said(searched, s, at)
         if objective_next and objective_line(s):
             return Kind.FULL, None  # (the trial's objective, its best epoch's figure: no record of the search's position)

@@ -22,7 +22,7 @@ _COMPLETE = re.compile(r"^Trial #?(\d{1,9})(?:/(\d{1,9}))? Complete \[(\d{1,5})h
 # clock (no run's time as it ended: the search goes on).
 _SAID = re.compile(r"^(?:Best [\w./-]{1,80} So Far: \S{1,40}|Total elapsed time: \d{1,5}h \d{1,2}m \d{1,2}s)\s*$")
 # The search's own end words.
-_ENDED = re.compile(r"^(?:Search complete|Search finished|Hyperparameter search complete)\b")
+_ENDED = re.compile(r"^(?:Search complete|Search finished|Hyperparameter search complete|Oracle triggered exit)\b")
 # The objective's value the tuner prints under a trial complete: one ``name: value`` alone on its line.
 _OBJECTIVE = re.compile(r"^[A-Za-z_][\w./-]{0,80}: (?:[-+]?\d[\d.eE+-]{0,30}|None)\s*$")
 
@@ -48,7 +48,7 @@ def search_line(s: str) -> SearchLine | None:
         return SearchLine("complete", int(done.group(1)), _total(done.group(2)), hours * 3600.0 + minutes * 60.0 + seconds)
     if head[:5] in ("Best ", "Total") and _SAID.match(s) is not None:
         return SearchLine("said")
-    if head[:6] in ("Search", "Hyperp") and _ENDED.match(s) is not None:
+    if head[:6] in ("Search", "Hyperp", "Oracle") and _ENDED.match(s) is not None:
         return SearchLine("ended")
     return None
 

@@ -120,3 +120,12 @@ def test_the_last_trial_of_a_printed_total_ends_the_search(tmp_path: Path) -> No
     assert data["status_line"].startswith("done · trial 3/3") and data["training"]["finished"]
     (tmp_path / "b").mkdir()
     assert read_cold(tmp_path / "b", lines[:6])["status_line"].startswith("trial 2/3 · ")
+
+
+def test_the_oracle_s_exit_ends_the_search_and_a_lone_trial_complete_is_its_position(tmp_path: Path) -> None:
+    # the search's last trial alone (a notebook cleared those before it), then TensorFlow's logger saying the oracle
+    # stopped it: done at trial 3
+    lines = ["Trial 3 Complete [00h 00m 39s]", "val_accuracy: 0.96", "Best val_accuracy So Far: 0.97",
+             "Total elapsed time: 00h 01m 51s", "INFO:tensorflow:Oracle triggered exit"]
+    data = read_cold(tmp_path, lines)
+    assert data["status_line"].startswith("done · trial 3") and data["training"]["step_seconds"] == 39.0
