@@ -52,9 +52,8 @@ def test_a_yolo_row_cut_before_its_last_cells_reads_those_it_printed_whole(tmp_p
     assert "Losses box_loss 1.158 · cls_loss 1.23 · dfl_loss 1.214" in data["details"]
     assert data["training"]["step"] == 1 and data["training"]["total_steps"] == 10
     # ``Box(P  R`` then nothing: the ``all`` row's seven cells are P, R, mAP50, mAP50-95 in that order
-    # (the validation table prints no epoch of its own: at the row logged before it, said so)
-    assert ("Eval mAP50-95 0.504 · precision 0.651 · recall 0.604 · mAP50 0.675 (after epoch 1, the last "
-            "logged before it)") in data["details"]
+    # (the validation table prints no epoch of its own; printed after epoch 1's row, it is that epoch's validation)
+    assert "Eval mAP50-95 0.504 · precision 0.651 · recall 0.604 · mAP50 0.675 (epoch 1)" in data["details"]
     # a row cut before its losses (composed: the epoch and its memory only) says no loss
     cut = ["      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
            "       1/10       2.8G      1.158"]

@@ -439,7 +439,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"total_steps": 100, "loss": 1.918353, "lr": 3.4e-06, "grad_norm": 2.911, "step_seconds": 5.7063}),
     ("generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log", T0, T0, "step 1200/3000 · 324 steps/h",
      "training", {"loss": 3.978439, "lr": 8.167e-06, "step_seconds": 11.0881, "steps_per_hour": 324.43,
-                  "eval": {"val_loss": {"value": 4.503653, "step": 1000}}}),
+                  "eval": {"val_loss": {"value": 4.503653, "step": 1000},
+                           # (its validation line's ``LM PPL: 9.034661E+01`` beside its loss: that validation's too)
+                           "lm_ppl": {"value": 90.34661, "step": 1000}}}),
     ("generic-megatron-lm-playground-nemo-2.0-gh-file-byoc-mbridge-done.log", T0, "end", "done · step 10/10", "done",
      {"loss": 9.763827, "lr": 1.5e-06, "grad_norm": 33.055, "step_seconds": 4.6478, "finished": True,
       "eval": {"val_loss": {"value": 9.64748, "step": 10}, "test_loss": {"value": 9.625707, "step": 10}}}),
@@ -1082,7 +1084,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "eval": {"eval_loss": {"value": 2.098778247833252, "step": None}}, "finished": False}),
     # fairseq's legacy validation lines alone, updates 90000 -> 130000 in epochs 11-16: the run got to update 130000
     ("generic-fairseq-modernmt-issue509-valid-lines-only.log", T0, "end", "step 130000 · no timing", "measuring",
-     {"step": 130000, "eval": {"val_loss": {"value": 3.29, "step": 130000}}, "data": epoch(16.0),
+     {"step": 130000, "eval": {"val_loss": {"value": 3.29, "step": 130000}, "ppl": {"value": 2.78, "step": 130000}},
+      "data": epoch(16.0),
       "finished": False}),
     # TF Estimator: no step line; its warning's ``Current value (could be stable): 97`` is the global step, each
     # ``global_step/sec`` (printed twice: tensorflow's logger and absl's) the steps' rate, the last 0.291327
@@ -2116,7 +2119,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-ignite-ai-blog-2020-quick-start-validation-before-training-results-epochs-1-5.log", T0, "end",
      "done · epoch 5", "done",
      {"step": 5, "loss": 0.08, "data": epoch(5.0), "finished": True,
-      "eval": {"val_loss": {"value": 0.07, "step": 5}}}),
+      "eval": {"val_loss": {"value": 0.07, "step": 5}, "avg_accuracy": {"value": 0.98, "step": 5},
+               "avg_f1": {"value": 0.98, "step": 5}}}),
     # verl's driver traceback ending in Ray's ``RayTaskError(OSError): ray::TaskRunner.run() (…)``, the remote task's
     # frames under it, the paste cut before the OSError's own line: Ray's line is the error, no cut traceback
     ("crash-verl-issue1196-ray-task-error-oserror-task-runner-remote-traceback-cut.log", T0, T0, "no step yet · crashed",
@@ -2167,12 +2171,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # epoch 5, its loss the latest; ``Validation Results - Epoch[5] … Avg loss: 0.03`` that epoch's evaluation
     ("generic-ignite-ai-getting-started-bracketed-epoch-iter-loss-training-validation-results-epochs-1-5.log", T0, "end",
      "step 2300 · no timing", "measuring",
-     {"step": 2300, "loss": 0.01, "data": epoch(5.0), "eval": {"val_loss": {"value": 0.03, "step": 2300}}}),
+     {"step": 2300, "loss": 0.01, "data": epoch(5.0),
+      "eval": {"val_loss": {"value": 0.03, "step": 2300}, "avg_accuracy": {"value": 0.99, "step": 2300}}}),
     # … and the results lines alone (``Training Results - Epoch[2] … Avg loss: 0.09``): epoch 2, its loss 0.09, its
     # ``Validation Results`` (0.09) at epoch 2
     ("generic-ignite-examples-time-profiling-bracketed-training-validation-results-epochs-1-2.log", T0, "end",
      "epoch 2 · …", "measuring",
-     {"step": 2, "loss": 0.09, "data": epoch(2.0), "eval": {"val_loss": {"value": 0.09, "step": 2}},
+     {"step": 2, "loss": 0.09, "data": epoch(2.0),
+      "eval": {"val_loss": {"value": 0.09, "step": 2}, "avg_accuracy": {"value": 0.98, "step": 2}},
       "figures": {"epoch_seconds": 31.752297401428223}}),  # (``Epoch 2, Time Taken : 31.75…``, the engine's seconds)
     # Lightning 1.x's epoch bar counting its validation on, in mlflow's MNIST example under Lightning 1.4 (939 = 860
     # training + 79 validation batches): training batch 860 of 860, its 5.73 ms (174.51 it/s) as printed there; the bar's
@@ -2697,6 +2703,35 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 240, "total_steps": 249, "loss": 0.03491753, "step_seconds": 4.48 / 240, "data": epoch(1.0),
       "finished": False, "eval": {"val_loss": {"value": 0.03877527, "step": None},
                                   "test_loss": {"value": 0.04066545, "step": None}, "acc": {"value": 0.5521, "step": None}}}),
+    # Keras Tuner's search: each trial's own Keras ``fit`` counted from epoch 1 again, its last epoch's full bar the end of
+    # that trial, never of the search (no end words printed); the best so far and the search's clock no figure
+    ("generic-keras-tuner-adabyt-bayesian-trials-1-2-then-trial-3-epoch-3-of-10.log", T0, "end",
+     "epoch 3/10 · 1500/1500 in the epoch · 75k steps/h", "training",
+     {"step": 1500, "loss": 0.4065, "finished": False, "data": epoch(3.0),
+      "eval": {"val_loss": {"value": 0.3421, "step": None}, "val_accuracy": {"value": 0.8822, "step": None}}}),
+    ("generic-keras-tuner-adabyt-bayesian-trial-7-epoch-10-of-10-complete-then-trial-8-begun.log", T0, "end",
+     "epoch 10/10 · 1500/1500 in the epoch · 85k steps/h", "training",
+     {"step": 1500, "total_steps": None, "loss": 0.1982, "finished": False, "data": epoch(10.0),
+      "eval": {"val_loss": {"value": 0.2753, "step": None}, "val_accuracy": {"value": 0.9053, "step": None}}}),
+    # … the search's last trial alone, then the tuner's own end (``Oracle triggered exit``): done at trial 3, a trial count
+    ("generic-keras-tuner-keras-io-getting-started-trial-3-complete-then-oracle-triggered-exit.log", T0, "end",
+     "done · trial 3", "done", {"step": 3, "step_unit": "trial", "loss": None, "eval": None, "finished": True,
+                                "step_seconds": 39.0, "figures": None}),
+    # A loop that logs once an epoch and names no step: the epoch is the position, never a step; the DuReader baseline's
+    # training loss said of the epoch after its name (``Average train loss for epoch 10 is …``), its dev set's loss that
+    # epoch's evaluation
+    ("generic-dureader-issue43-brc-average-train-loss-for-epoch-10-then-dev-eval-loss.log", T0, "end", "epoch 10 · …",
+     "measuring", {"step": 10, "step_unit": "epoch", "loss": 8.694370711477179, "finished": False,
+                   "eval": {"dev_eval_loss": {"value": 14.789813613891601, "step": 10},
+                            # (its ``Dev eval result: {'Bleu-3': …}`` dict: that evaluation's scores, under their keys)
+                            "bleu_3": {"value": 0.12942842413184924, "step": 10},
+                            "bleu_1": {"value": 0.2359285965766089, "step": 10},
+                            "bleu_4": {"value": 0.10657137097095022, "step": 10},
+                            "bleu_2": {"value": 0.1675745997143726, "step": 10},
+                            "rouge_l": {"value": 0.24175041960869123, "step": 10}}}),
+    ("generic-automap-issue4-epochs-81-to-99-loss-valloss-one-line-an-epoch.log", T0, "end", "epoch 99 · no timing",
+     "measuring", {"step": 99, "step_unit": "epoch", "loss": 0.0001113981197704561, "finished": False,
+                   "eval": {"val_loss": {"value": 9.567739471094683e-05, "step": 99}}}),
     # A logger's error record that says the training failed, no traceback under it: crashed, its message the crash's line
     ("crash-dynamic-hires-mmlm-readme-training-failed-with-error-record-alone.log", T0, T0, "no step yet · crashed",
      "crashed", {"step": None, "loss": None, "finished": False,
@@ -3378,6 +3413,12 @@ GENERIC_READ = {
     "generic-mindspore-deeplabv3-readme-cn-epochs-1-6-step-41-loss-is-then-epoch-time.log": "step, epoch, loss",
     "generic-optuna-pr2094-trials-42-to-53-finished-and-pruned-value-best.log": "step",
     "generic-visdom-pr1746-optuna-trials-59-to-65-finished-value-best.log": "step",
+    "generic-keras-tuner-adabyt-bayesian-trials-1-2-then-trial-3-epoch-3-of-10.log": "step, epoch, loss, step time, eval",
+    "generic-dureader-issue43-brc-average-train-loss-for-epoch-10-then-dev-eval-loss.log": "step, epoch, loss, eval",
+    "generic-keras-tuner-keras-io-getting-started-trial-3-complete-then-oracle-triggered-exit.log": "step, step time",
+    "generic-automap-issue4-epochs-81-to-99-loss-valloss-one-line-an-epoch.log": "step, epoch, loss, eval",
+    "generic-keras-tuner-adabyt-bayesian-trial-7-epoch-10-of-10-complete-then-trial-8-begun.log":
+        "step, epoch, loss, step time, eval",
     "generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log": "step, total, epoch, loss, eval",
 }  # fmt: skip
 
@@ -3525,6 +3566,18 @@ def test_overflows_after_a_resume_are_a_warning_and_the_rate_the_printed_one(tmp
     assert warning in details
     assert not any("as usual" in line for line in details)
     assert "steps/h (from the trainer's own time per step)" in details[0]
+
+
+@pytest.mark.parametrize(("name", "rate"), [
+    ("generic-mst-issue7-dated-epoch-lines-1-to-5-bare-time-per-epoch-checkpoints.log", "5.3"),
+    ("generic-fastai-multifit-qrnn-ja-1152-lm-table-rows-0-to-9-mm-ss-times-then-total-time.log", "1.2"),
+])  # fmt: skip
+def test_a_rate_from_an_epoch_s_printed_time_is_said_per_epoch(tmp_path: Path, name: str, rate: str) -> None:
+    """A loop that logs once an epoch with that epoch's time: the time is the epoch's, said so, never a step's."""
+    monitor = cold(tmp_path, name)
+    at = monitor.last_event_at()
+    details = snap(monitor, at if at is not None else T0)["details"]
+    assert details[0].startswith(f"{rate} epochs/h (from the trainer's own time per epoch)")
 
 
 def test_an_epoch_bar_s_time_left_is_the_epoch_s(tmp_path: Path) -> None:

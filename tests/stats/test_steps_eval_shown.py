@@ -101,9 +101,10 @@ def test_a_results_block_that_prints_its_step_is_at_that_step(tmp_path: Path) ->
 
 
 def test_real_evaluations_with_no_step_read_are_said_to_be_after_the_last_one_logged(tmp_path: Path) -> None:
-    # nnU-Net v1's ``validation loss: 0.1992`` under ``epoch:  11`` (MIC-DKFZ/nnUNet issue 1084): no epoch on its line
+    # nnU-Net v1's ``validation loss: 0.1992`` under ``epoch:  11`` (MIC-DKFZ/nnUNet issue 1084): no epoch on its line,
+    # but the log's records are epochs, and an evaluation printed after an epoch's record is that epoch's: at epoch 11
     nnunet = read_at(tmp_path, body("generic-nnunet-issue1084-epochs-9-to-11-this-epoch-took-train-validation-loss-dice.log"))
-    assert "Eval val_loss 0.1992 (after epoch 11, the last logged before it)" in nnunet["details"]
+    assert "Eval val_loss 0.1992 (epoch 11)" in nnunet["details"]
     # a TF Estimator's ``Saving dict for global step 214: …`` after its last logged step, 208 (LONG-9621/VoxNet README):
     # the 214 it names is not read, so the evaluation is kept after 208, said so, never as 208's own
     voxnet = read_at(tmp_path, body("generic-voxnet-readme-estimator-one-logging-hook-line-step-208-interval-then-final-step.log"))

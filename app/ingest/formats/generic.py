@@ -125,10 +125,10 @@ from .lone_figures import LOSS_NAMES, SCORED_WORDS, generation_figures, lone_fig
 from .loss_groups import LossGroups, loss_groups
 from .lost_losses import lost_loss
 from .marked_scores import heading_alone, marked_scores, positioned_scores, score_under_heading
-from .metric_lines import current_metric
+from .metric_lines import current_metric, evaluation_dict
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
-from .prose_figures import one_figure, prose_figure
+from .prose_figures import figure_of_epoch, one_figure, prose_figure
 from .results_blocks import REDRAWN_BAR_TAIL, ResultsBlock
 from .run_args import run_args
 from .run_clock import boosted_clock, finished_clock, value_elapsed
@@ -136,7 +136,7 @@ from .run_time import run_seconds
 from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
 from .search_trials import MAYBE as SEARCH_TRIAL
-from .search_trials import search_trial
+from .search_trials import SearchLine, objective_line, search_line, search_trial
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
 from .shapes import METRICS_HEADER, METRICS_ROW, RESULTS_HEADER
@@ -389,7 +389,7 @@ _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}
 # evaluated again at the epoch's end: its loss the epoch's training loss, as printed; their ``Validation Results - Epoch:
 # 5  …`` that epoch's evaluation, at that epoch whether printed before or after the training's)
 _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:run\W{1,3}\d{1,4}\W{1,4})?"
-                          r"(?:(?:train(?:ing)?|validation|test|evaluation)\s+results\s+-\s+|train(?:ing)?\s+)?epoch\b")
+                          r"(?:(?:train(?:ing)?|validation|test|evaluation)\s+results\s+-\s+|train(?:ing)?\s+)?(?:epoch|ep)\b")
 # PyTorch-Ignite's examples' epoch in brackets: ``Epoch[1], Iter[100] Loss: 0.19``, ``Validation Results - Epoch[1] Avg …``.
 _IGNITE_BRACKETED = re.compile(r"((?:Training|Validation|Test|Evaluation) Results - )?Epoch\[(\d{1,6})\]"
                                r"(?(1)\s+|,\s?Iter\[(\d{1,12})\]\s+)")
@@ -399,7 +399,7 @@ _FRACTION_OF_EPOCHS = re.compile(r"(?i)\bepoch\b\W{0,3}\d{1,6}\.\d{1,6}\s?(?:/|o
 # An epoch and how far through it, in per cent, with no count of its batches (``Epoch 1 complete [80%]    Loss: 1.516``,
 # ``Epoch 3/10 [45%]``): the share is the epoch's, never the run's (the PyTorch examples' ``[6400/60000 (11%)]`` is _PROGRESS).
 _EPOCH_SHARE = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch:?\s?(\d{1,6})(?:\s?/\s?\d{1,6})?(?:\s+[a-z]{1,12})?\s?\[\s*(\d{1,3}(?:\.\d{1,3})?)\s?%\]")
-_FRACTIONAL_EPOCH = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\W{0,3}\d{1,6}\.\d")
+_FRACTIONAL_EPOCH = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?(?:epoch|ep)\W{0,3}\d{1,6}\.\d")
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 # Training said to go on, the line's whole message (after a logger's `` - ``): ``Training...``, ``TRAIN``, ``Start training``
 _RESUMED = re.compile(r"(?:^|\s-\s)(?:(?:start(?:ing|ed)?|resum(?:e|ing|ed)|continu(?:e|ing))\s+)?(?:training|train)"
@@ -622,6 +622,11 @@ class GenericParser(StepLines[_Line]):
         # True once they are
         self._trial_held: _Line | None = None
         self._trials = False
+        # A hyperparameter search's own lines (search_trials.py): a trial begun or complete read; the objective's line
+        # due under a trial complete
+        self._searching = False
+        self._epoch_record = False  # the last record was an epoch's (the loop logs once an epoch)
+        self._objective_next = False
         self._pieces_read = 0  # the pieces of lines classified so far (which step line was read just before)
         # (its position's name, its loss, the piece it was read at) of the last step line, for the record's second line
         self._record_line: tuple[str, float, int] | None = None
@@ -1052,6 +1057,29 @@ class GenericParser(StepLines[_Line]):
                 early.before, read.before = read.before, early
         return read_kind, read
 
+    def _search_said(self, said: SearchLine, s: str, at: float | None) -> _Line | None:
+        """A search's own line (search_trials.py): a trial begun or complete marks the log as a search, whose trainings'
+        ends are no end of it; a trial complete is the search's position where the trials train no steps of their own
+        (``_trial_record``), its objective on the next line no figure; its best so far and its clock are none either,
+        and only its own end words end it."""
+        if said.what == "ended":
+            # (a trial complete still held, the search's only one: its position as it ended)
+            held, self._trial_held = self._trial_held, None
+            return _Line("end", at, text=s, before=held) if self._searching else None
+        if said.what == "said":
+            return None
+        self._searching = True
+        if said.what == "begun":
+            return None
+        self._objective_next = True
+        # (the trial's own time, as the tuner prints it: the time of one step of the search's count)
+        timed = [Reading(Field.STEP_TIME, "trial time", said.seconds)] if said.seconds else []
+        trial = _Line("step", at, [Reading(Field.STEP, "trial", float(said.trial or 0), said.total), *timed], text=s)
+        record = self._trial_record(trial)
+        if said.total is not None and said.trial is not None and said.trial >= said.total:
+            return _Line("end", at, text=s, before=record)  # (the last trial of the search's printed total: its end)
+        return record
+
     def _trial_record(self, trial: _Line) -> _Line | None:
         """A search's trial line as the run's position where the log's records are its trials, two trial lines before
         any other record (the first held till the second, emitted before it); None where the model a trial trains
@@ -1186,6 +1214,11 @@ class GenericParser(StepLines[_Line]):
         prose, self._prose = self._prose, None  # (a line of another kind ends a record of figures in prose)
         run_took, self._run_took = self._run_took, None  # (an engine's run time read on the line just before)
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
+        objective_next, self._objective_next = self._objective_next, False
+        if s[:1] in "STBHO" and (searched := search_line(s)) is not None:
+            return Kind.FULL, self._search_said(searched, s, at)
+        if objective_next and objective_line(s):
+            return Kind.FULL, None  # (the trial's objective, its best epoch's figure: no record of the search's position)
         if THROUGHPUT_TIMER in s and self._last is not None and (timed := self._throughput_under_step(s, at)):
             return Kind.FULL, timed
         under_heading, self._marked_heading = self._marked_heading, False
@@ -1214,6 +1247,11 @@ class GenericParser(StepLines[_Line]):
             # an evaluation's result printed between the step records (metric_lines.py: PaddleOCR's ``cur metric,
             # precision: …, hmean: …``), at the step just logged
             return Kind.FULL, _Line("tie", at, text=s, named=tuple(current))
+        elif (s[-1:] == "}" and self._last is not None and ("esult" in s[:48] or "etric" in s[:48] or "core" in s[:48])
+              and (evaluated_dict := evaluation_dict(s)) is not None):
+            # an evaluation's figures printed as a dict after words naming it (metric_lines.py: DuReader's ``Dev eval
+            # result: {'Bleu-4': …}``), at the step (or epoch) just logged
+            return Kind.FULL, _Line("tie", at, text=s, named=tuple(evaluated_dict))
         if not s or (s[:1] == "#" and not (s[-1:] == "#" and len(s) <= 40 and _EVAL_HEADING.match(s))):
             # a comment (a shell's, a markdown heading): no record; an evaluation's heading ruled with hashes is one
             # (RLCard's ``########## Evaluation ##########``)
@@ -1653,6 +1691,8 @@ class GenericParser(StepLines[_Line]):
                 said_total = [] if started.total is None else [Reading(Field.TOTAL, "total", float(started.total))]
                 return Kind.FULL, _Line("begun", at, said_total, text=s,
                                         starts_from=None if started.step is None else (started.unit, started.step))
+        if " epoch " in s and (of_epoch := figure_of_epoch(s)) is not None:
+            s = of_epoch  # (a figure said of the epoch named after it: that epoch's record, prose_figures.py)
         unknown: list[tuple[str, str | None, str, str | None]] = []
         # (a network's loss with its parts in parentheses after its name: read apart, its parts never pairs of their own)
         groups = loss_groups(s) if "(" in s else None
@@ -2790,6 +2830,8 @@ class GenericParser(StepLines[_Line]):
             return  # (the step record's second line, its evaluation beside the training's figures)
         # After the end was printed, the final evaluation is the run's last step's.
         at_step = int(step.value) if step is not None and self._ended is None else None
+        if step is None and self._epoch_record and self._last is not None and self._ended is None:
+            at_step = self._last[0]  # (after a record an epoch, naming no step: that epoch's evaluation)
         evaluated = any(r.field is Field.EVAL_LOSS for r in line.readings)
         summed = _summary_loss(self._full_epoch, line.text, line.readings)
         if summed is not None:
@@ -2828,13 +2870,20 @@ class GenericParser(StepLines[_Line]):
                 seen.add(label)
                 self._evals[label] = r.value
                 events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step, closes=line.closes))
-        if evaluated or (own == "test_loss" and own in seen) or not seen:
+        # (a validation's plain loss with its scores, once the run is placed: one such line alone may be a sentence)
+        if evaluated or (own in seen and (own == "test_loss" or self._last is not None)) or not seen:
             # (its scores beside its losses, by their names: vietocr's ``valid loss: 0.729 - acc full seq: 0.8856``;
-            # a test report's beside its plain loss, DeepSpeech's ``Test of Epoch 3 - WER: 0.5, loss: 40.5, …``; an
-            # evaluation that prints no loss at all, its scores alone: a Paddle loop's ``[test] batch_id:76,
-            # precision:[0.955], recall:[0.974], f1:[0.964]``)
+            # a test report's beside its plain loss, DeepSpeech's ``Test of Epoch 3 - WER: 0.5, loss: 40.5, …``; a
+            # validation's line whose plain loss is its own, ``Validation | loss 0.60 | acc 0.81``, ``Val. Loss: 0.70 |
+            # Val. PPL: 2.02``; an evaluation that prints no loss at all, its scores alone: a Paddle loop's ``[test]
+            # batch_id:76, precision:[0.955], recall:[0.974], f1:[0.964]``)
+            # (beside such a plain loss a whole number is the evaluation's own count or set, no score of it: ``VALID SET
+            # 0 LOSS:0.1735``)
+            counted = not evaluated and own == "val_loss" and own in seen
             for named in beside(line.text, evaluation=True):
                 label = _named_label(named, line.text)
+                if counted and named.value.is_integer():
+                    continue
                 if named.kin is Kin.EVAL and label not in seen and (evaluated or not _POSITION_NAME.search(label)):
                     seen.add(label)
                     self._evals[label] = named.value
@@ -3142,14 +3191,16 @@ class GenericParser(StepLines[_Line]):
                     and epoch_reading.total is not None
                     and epoch_reading.value >= epoch_reading.total
                 )
-                if not last_epoch:
-                    total = None  # an epoch's bar is full; the run goes on to the next epoch
+                if not last_epoch or self._searching:
+                    # an epoch's bar is full; the run goes on to the next epoch (a search's trial's last: its next trial)
+                    total = None
                     full_epoch = True
                     bar_total = bar.total
                 # Keras prints nothing after ``fit``: its last epoch's bar at its total (the epoch's evaluation on
                 # the same line) is the run's end, as said (a further ``fit``'s step takes it back). Not ``Epoch 1/1``:
                 # a loop of one-epoch ``fit`` calls prints that each time, the next call's bar no further than this one
-                fit_closed = last_epoch and line.epoch_above and epoch_reading is not None and epoch_reading.total != 1
+                fit_closed = (last_epoch and line.epoch_above and epoch_reading is not None and epoch_reading.total != 1
+                              and not self._searching)
             if bar.step_seconds is not None:
                 step_seconds, seconds_note = bar.step_seconds, bar.seconds_note
             elapsed, eta = bar.elapsed, bar.eta
@@ -3289,6 +3340,8 @@ class GenericParser(StepLines[_Line]):
             # ``perplexity=38.275190``): the run's training figure, under its own name
             rates.append((TRAIN_PERPLEXITY, perplexity))
         self._last, self._eval_positions = (step, epoch), False
+        # (a record an epoch: the evaluation printed after it, naming no step of its own, is that epoch's)
+        self._epoch_record = step_reading is not None and step_reading.name == "epoch" and bar is None
         self._carried_evals.update(label for label, value in printed.items() if self._record_evals.get(label) == value)
         self._record_evals = printed
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)

@@ -515,6 +515,10 @@ def _name_before(text: str, end: int) -> tuple[str, str | None] | None:
 # ``epoch3``): the counter and its number, as if spaced. Never inside a name or a path (``global_step1000``,
 # ``ckpt/step1000``, ``model-step1000``), nor a file's (``epoch3.pth``).
 _GLUED_COUNTER = re.compile(r"(?<![\w./?&=%-])((?i:epoch|iteration|iter|step))(?=\d{1,12}(?![\w.]))")
+# A counter whose name is cut short (``Ep. 20``, ``Iter. 300``): the counter and its number, as if spaced. Never inside a
+# name or a path (``model.ep.20``). (A number marked ``#`` is left as printed: tianshou's ``Epoch #5: test_reward: …``
+# is that epoch's evaluation, read as such.)
+_SHORT_COUNTER = re.compile(r"(?<![\w./?&=%-])((?i:ep|iter))\.\s?(?=\d{1,12}(?![\w.]))")
 
 
 # A figure's name said in prose before its value (PaddlePaddle scripts' ``Epoch 1, Step 125, total used time 75.0 (s), avg
@@ -539,6 +543,8 @@ def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | No
     if _FIGURE.search(text) is None:
         return found  # prose: no figure at all
     text = _GLUED_COUNTER.sub(r"\1 ", text)
+    if "p." in text or "r." in text:
+        text = _SHORT_COUNTER.sub(r"\1 ", text)
     for m in VALUE.finditer(text):
         value = m.group("value").rstrip(",")  # ``Trained Tokens 35004, Peak …``
         end = m.end("value")

@@ -10,6 +10,11 @@ after it, then only ``name: value`` pairs joined by commas. Each number is that 
 name, at the step last logged. Left out: ``fps`` (the evaluation's own images a second, no pace of the training's) and
 a value that is no number (``is_float16: False``). A ``best metric`` line is the best evaluation so far, its
 ``best_epoch`` an older epoch's: none of its figures is this evaluation's, and it is not read.
+
+A script's own evaluation printed as a dict after words that name it (DuReader's baseline, ``Dev eval result:
+{'Bleu-4': 0.1066, 'Rouge-L': 0.2418}``; ``eval results: {'acc': 0.81, 'f1': 0.79}``, ``Validation metrics = {…}``):
+each number in the dict is that evaluation's figure under its key, at the step (or epoch) last logged; the words must
+name an evaluation's split or the evaluation itself, then ``result(s)``, ``metrics`` or ``scores``.
 """
 
 from __future__ import annotations
@@ -39,6 +44,32 @@ def current_metric(text: str) -> list[Named] | None:
         m = _PAIR.match(text, i)
         if m is None or m.end() == i:
             return None  # (anything else on it: a sentence, no line of figures)
+        i = m.end()
+        value = number(m.group("value")) if m.group("value") is not None else None
+        name = m.group("name")
+        if value is not None and name.lower() not in _PACE:
+            found.append(Named(Kin.EVAL, normalise(name), value, name))
+    return found or None
+
+
+# ``Dev eval result: {…}``, ``eval results: {…}``, ``Validation metrics = {…}``: an evaluation named, then its dict.
+_EVAL_DICT = re.compile(r"(?i)(?:dev|valid|validation|val|eval|evaluation|test)(?: ?set)?(?: eval(?:uation)?)?"
+                        r" (?:results?|metrics|scores?)\s*[:=]\s*\{(?P<body>[^{}]{1,2000})\}\s*")
+# One entry of it: ``'name': value`` (a value that is no number is left out: a list, a string).
+_ENTRY = re.compile(rf"\s*['\"](?P<name>[^'\"]{{1,60}})['\"]\s*:\s*(?:(?P<value>{NUM})(?=\s*(?:,|$))|[^,]*)\s*(?:,|$)")
+
+
+def evaluation_dict(text: str) -> list[Named] | None:
+    """The figures of an evaluation printed as a dict after words naming it (the module's docstring), or None."""
+    whole = _EVAL_DICT.fullmatch(text)
+    if whole is None:
+        return None
+    found: list[Named] = []
+    body, i = whole.group("body"), 0
+    while i < len(body):
+        m = _ENTRY.match(body, i)
+        if m is None or m.end() == i:
+            return None  # (anything else in it: no dict of figures)
         i = m.end()
         value = number(m.group("value")) if m.group("value") is not None else None
         name = m.group("name")

@@ -67,3 +67,18 @@ def prose_figure(name: str, value: float) -> tuple[str, float] | None:
     if kin is Kin.REWARD:
         return REWARD, value
     return None
+
+
+# A figure said of the epoch it sums up, the epoch after its name (DuReader's baseline, ``Average train loss for epoch 10
+# is 8.694``; ``Train loss of epoch 3: 0.52``): the same record as ``epoch 10 Average train loss is 8.694``, the epoch
+# leading it.
+_OF_EPOCH = re.compile(rf"^(?P<name>[A-Za-z][A-Za-z _-]{{1,60}}?) (?:for|of|in|at|after) (?:the )?epoch (?P<epoch>\d{{1,6}})"
+                       rf"(?P<rest> *(?:[:=]| is ) *{NUM}\b.*)$", re.IGNORECASE)
+
+
+def figure_of_epoch(s: str) -> str | None:
+    """A figure said of an epoch named after it (see ``_OF_EPOCH``) as the record led by that epoch, or None."""
+    m = _OF_EPOCH.match(s)
+    if m is None:
+        return None
+    return f"epoch {m.group('epoch')} {m.group('name')}{m.group('rest')}"

@@ -240,6 +240,8 @@ def _generic_steps(lines: Sequence[str]) -> bool:
     if not steps and sum(isinstance(e, TrainingPause) and e.reason == "evaluation" and e.batches is not None
                          for e in events) >= 2:
         return True  # a validation pass under way, its batches counted (mmengine's ``Epoch(val) [2][3550/21046]``)
+    if any(step.counter == "trial" and step.step_seconds is not None for step in steps):
+        return True  # a search's trial complete with the time it took (Keras Tuner's ``Trial 3 Complete [00h 00m 39s]``)
     if any(name.startswith("rate/") and "step" in name for step in steps for name, _ in step.figures):
         return True  # a step and the steps' own rate on lines of their own (TF Estimator's ``global_step/sec``)
     # (a dated record is no sentence either: ``2023-05-01 12:00:00 Epoch 1 complete [80%]    Loss: 0.431``, a loop's own

@@ -36,7 +36,10 @@ METRICS_ROW = re.compile(r"\s{0,8}(\w{1,80})\s*=\s*(\S{1,40})\s*")
 # The same kind of block from the scripts before ``log_metrics``: BERT's run_classifier and run_pretraining, the HF
 # examples of 2019-20 (``***** Eval results *****``, ``***** Eval results checkpoint-500 *****``), then ``  key = value``
 # rows through the logger: an evaluation's results once it is over.
-RESULTS_HEADER = re.compile(r"(?i)\*{5} (eval|evaluation|test|dev) results(?: [^*]{0,80})? ?\*{5}")
+# (A script's own copy may name the epoch or step it evaluated and its split as a set: ``***** [epoch 3] devset eval
+# results *****``, ``***** [step 500] dev set results *****``.)
+RESULTS_HEADER = re.compile(r"(?i)\*{5} (?:\[(?:epoch|step) \d{1,9}\] )?(eval|evaluation|test|dev|valid|validation)"
+                            r"(?: ?set)?(?: eval(?:uation)?)? results(?: [^*]{0,80})? ?\*{5}")
 
 # nanoGPT's notes, said of every usual line (nanogpt.py reads the general line with the same words).
 NANOGPT_LOSS_NOTE = "last micro-batch"

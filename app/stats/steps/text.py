@@ -98,7 +98,9 @@ def details(
     # epoch line of 370515/370515 one line of many steps (a dict, and an epoch a line, are one each).
     line_noun = "logged record" if latest.logged else ("epoch" if stage.counts_epochs else f"{count_noun(stage)} line")
     counted = f"{stage.lines} {line_noun}{'' if stage.lines == 1 else 's'}"
-    over = "from the trainer's own time per step" if m.paced else f"over {text.minutes(m.observed_seconds)} min"
+    # (its time per record as the record counts: a loop that logs once an epoch prints an epoch's time, a search a trial's)
+    paced_per = unit[:-1] if not (latest.unnumbered or latest.logged) else "step"
+    over = f"from the trainer's own time per {paced_per}" if m.paced else f"over {text.minutes(m.observed_seconds)} min"
     if m.evaluations:
         over += ", its evaluations' pauses included"  # (the run's pace; the step time beside it is a step's own)
     before = ""

@@ -295,9 +295,10 @@ def test_an_evaluation_line_is_an_evaluation() -> None:
             "step 500: validation lm loss 4.5, test lm loss 4.6",
         ]
     )
-    assert [type(e) for e in events] == [TrainStep] + [EvalResult] * 6
+    assert [type(e) for e in events] == [TrainStep] + [EvalResult] * 7
     assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
         ("val_loss", 4.503653, 1000),
+        ("lm_ppl", 90.34661, 1000),  # (the validation's perplexity beside its loss: that validation's too)
         ("val_loss", 3.044, 5),
         ("train_loss", 5.7373, 500),
         ("val_loss", 5.9544, 500),
@@ -639,7 +640,7 @@ def test_fairseq_s_legacy_progress_line_is_the_update_in_its_epoch() -> None:
     later_valid = "| epoch 001 | valid on 'valid' subset | loss 5.412 | ppl 42.55 | num_updates 1000 | best_loss 5.412"
     events = GenericParser().feed([later_valid])
     assert [(type(e), e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
-        (EvalResult, "val_loss", 5.412, 1000)]
+        (EvalResult, "val_loss", 5.412, 1000)]  # (alone, the run not yet placed: its ``ppl`` may be a sentence's)
     assert steps([later_valid]) == []
 
 
@@ -908,7 +909,9 @@ def test_the_record_under_an_evaluation_heading_is_the_evaluation_s() -> None:
              "2018-05-17T18:34:55.364092: step 4510, loss 0.14097, acc 0.984375"]
     events = GenericParser().feed(lines)
     assert [(s.step, s.loss) for s in events if isinstance(s, TrainStep)] == [(4500, 0.0454917), (4510, 0.14097)]
-    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [("val_loss", 2.17796, 4500)]
+    # (its ``acc 0.635`` beside the evaluation's loss: that evaluation's accuracy)
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [("val_loss", 2.17796, 4500),
+                                                                                        ("acc", 0.635, 4500)]
 
 
 @pytest.mark.parametrize(("text", "expected"), [

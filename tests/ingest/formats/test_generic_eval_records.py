@@ -98,3 +98,40 @@ def test_a_paddlenlp_evaluation_block_leaves_the_training_total() -> None:
     assert got[-3:] == [(100, 1000), (110, 1000), (120, 1000)]
     evaluated = [(e.name, e.step) for e in events if isinstance(e, EvalResult) and e.name == "eval_loss"]
     assert evaluated == [("eval_loss", None)]  # (its line names no step: the tracker puts it at step 100)
+
+
+def test_a_validation_line_s_scores_beside_its_plain_loss_are_that_validation_s() -> None:
+    # a loop that logs once an epoch, each epoch's validation on a line of its own led by its stage word, its loss named
+    # plainly (``Validation | loss 0.60 | acc 0.81``, ``Val. Loss: 0.70 |  Val. PPL: 2.02``): the scores beside it are
+    # the validation's too, under their names; a whole number beside it (``VALID SET 0``) is its set, no score
+    def evals(lines: list[str]) -> list[tuple[str, float]]:
+        return [(e.name, e.value) for e in GenericParser().feed(lines) if isinstance(e, EvalResult)]
+
+    assert evals(["Epoch 1 | Train loss 0.4121", "Validation | loss 0.6012 | acc 0.8123"]) == [
+        ("val_loss", 0.6012), ("acc", 0.8123)]
+    assert evals(["Epoch: 01 \tTrain Loss: 0.541 \tTime: 3m 12s", "\t Val. Loss: 0.701 |  Val. PPL:   2.016"]) == [
+        ("val_loss", 0.701), ("ppl", 2.016)]
+    assert evals(["Epoch 1 | Train loss 0.4121", "VALID SET 0 LOSS:0.1735 CER:5.59%"]) == [("val_loss", 0.1735)]
+
+
+def test_an_evaluation_after_a_record_an_epoch_naming_no_step_is_that_epoch_s() -> None:
+    # a T5 fine-tuning loop's shape: ``Epoch 20 | Train loss …``, then its validation and its BLEU on lines of their own,
+    # no step named: epoch 20's evaluation, at epoch 20 (never "after" it, never a step of its own)
+    events = GenericParser().feed(["Epoch 19 | Train loss 0.5412", "Validation | loss 0.7012 | acc 0.81",
+                                   "Epoch 20 | Train loss 0.5301", "Validation | loss 0.6987 | acc 0.82"])
+    assert [(s.step, s.epoch) for s in events if isinstance(s, TrainStep)] == [(19, 19.0), (20, 20.0)]
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
+        ("val_loss", 0.7012, 19), ("acc", 0.81, 19), ("val_loss", 0.6987, 20), ("acc", 0.82, 20)]
+    # (after a step record, an evaluation naming no step stays the one logged after that step)
+    events = GenericParser().feed(["step 10 loss 2.0", "Validation | loss 2.5 | acc 0.5"])
+    assert [(e.name, e.step) for e in events if isinstance(e, EvalResult)] == [("val_loss", None), ("acc", None)]
+
+
+def test_an_evaluation_printed_as_a_dict_after_words_naming_it_is_that_evaluation_s() -> None:
+    # ``Dev eval result: {…}``, ``eval results: {…}``: each number the evaluation's under its key, at the epoch just
+    # logged; a value that is no number left out; a dict after other words (a config's) none
+    events = GenericParser().feed(["Epoch 1 | Train loss 0.5412", "Dev eval result: {'Bleu-4': 0.1066, 'Rouge-L': 0.2418}",
+                                   "eval results: {'acc': 0.81, 'note': 'ok', 'f1': 0.79}",
+                                   "config: {'lr': 0.001, 'dropout': 0.1}"])
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
+        ("bleu_4", 0.1066, 1), ("rouge_l", 0.2418, 1), ("acc", 0.81, 1), ("f1", 0.79, 1)]

@@ -119,3 +119,27 @@ def test_a_count_after_a_fractional_epoch_stays_the_run_s() -> None:
     # 50, i = 60 / 47800``): the count beside it is the run's
     got = steps(["epoch 1.5, iteration 120/9000, loss 2.5"])
     assert [(s.step, s.total_steps, s.ends_at_total) for s in got] == [(120, 9000, True)]
+
+
+def test_an_epoch_cut_short_to_ep_that_leads_its_record_is_the_epoch() -> None:
+    # ``Ep 3/100``, ``Ep. 21``, ``EP 4``: the epoch, never a step of the run (a loop that logs once an epoch)
+    got = steps(["Ep 1/100 loss 3.2101", "Ep 2/100 loss 2.9933", "Ep 3/100 | loss 2.7712"])
+    assert [(s.step, s.total_steps, s.epoch, s.epoch_total, s.loss) for s in got] == [
+        (1, 100, 1.0, 100, 3.2101), (2, 100, 2.0, 100, 2.9933), (3, 100, 3.0, 100, 2.7712)]
+    got = steps(["Ep. 20 loss 0.5301", "Ep. 21 loss 0.5222", "Iter. 300 loss 1.25"])
+    assert [(s.step, s.epoch, s.loss) for s in got][:2] == [(20, 20.0, 0.5301), (21, 21.0, 0.5222)]
+
+
+def test_ep_inside_a_name_or_a_path_is_no_epoch() -> None:
+    # (``model.ep.20`` a file's name, ``step 5`` the record's own position)
+    got = steps(["step 5 loss 1.0 ckpt model.ep.20", "step 6 loss 0.9"])
+    assert [(s.step, s.epoch) for s in got] == [(5, None), (6, None)]
+
+
+def test_a_figure_said_of_the_epoch_named_after_it_is_that_epoch_s_record() -> None:
+    # ``Average train loss for epoch 10 is 8.69`` (DuReader's baseline), ``Train loss of epoch 11: 8.29``: the epoch's
+    # record, the epoch its position; a line that names the epoch with no figure (``Training the model for epoch 10``,
+    # ``Evaluating the model after epoch 10``) is none
+    got = steps(["Training the model for epoch 10", "Average train loss for epoch 10 is 8.69",
+                 "Evaluating the model after epoch 10", "Train loss of epoch 11: 8.29"])
+    assert [(s.step, s.epoch, s.loss) for s in got] == [(10, 10.0, 8.69), (11, 11.0, 8.29)]

@@ -51,3 +51,81 @@ def test_trials_run_side_by_side_are_at_the_furthest_trial_ended(tmp_path: Path)
     training = data["training"]
     assert data["status_line"].startswith("trial 7 · ") and training["step_seconds"] == 10.0
     assert training["figures"] == {"figure/value": 0.8, "figure/best value": 0.4}
+
+
+# Keras Tuner's own lines around each trial (its ``engine/oracle.py``): ``Search: Running Trial #N`` as a trial begins,
+# ``Trial N Complete [00h 01m 10s]`` as it ends, the objective the trial reached, the best so far and the search's clock.
+def _keras_trial(number: int, epochs: list[tuple[float, float]], seconds: int, total: int | None = None) -> list[str]:
+    """A Keras Tuner trial with its own ``fit`` (an epoch's bar: its loss and val_loss), composed: the figures are the
+    test's."""
+    lines = ["", f"Search: Running Trial #{number}", "", "Value             |Best Value So Far |Hyperparameter",
+             "64                |64                |units", ""]
+    for epoch, (loss, val_loss) in enumerate(epochs, 1):
+        lines += [f"Epoch {epoch}/{len(epochs)}",
+                  f"100/100 [==============================] - 2s 20ms/step - loss: {loss} - val_loss: {val_loss}"]
+    of = f"/{total}" if total is not None else ""
+    return lines + [f"Trial {number}{of} Complete [00h 00m {seconds:02d}s]", f"val_loss: {min(v for _, v in epochs)}", "",
+                    f"Best val_loss So Far: {min(v for _, v in epochs)}", f"Total elapsed time: 00h 0{number}m 00s"]
+
+
+def test_a_trial_s_last_epoch_is_no_end_of_the_search(tmp_path: Path) -> None:
+    # trial 1's fit at its last epoch's full bar, then trial 2 begun and at its second epoch of 2: the search runs on, at
+    # trial 2's epoch 2 (its loss 0.7, val_loss 0.8), never done and never trial 1's figures
+    lines = _keras_trial(1, [(0.9, 1.0), (0.5, 0.6)], 30)[:-5] + ["Trial 1 Complete [00h 00m 30s]", "val_loss: 0.6"]
+    lines += _keras_trial(2, [(1.1, 1.2), (0.7, 0.8)], 30)[:-5]
+    data = read_cold(tmp_path, lines)
+    training = data["training"]
+    assert data["status_line"].startswith("epoch 2/2 · 100/100 in the epoch") and data["state"] != "done"
+    assert training["loss"] == 0.7 and not training["finished"]
+    assert training["eval"] == {"val_loss": {"value": 0.8, "step": None}}
+
+
+def test_the_best_so_far_and_the_search_s_clock_are_no_figures(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, _keras_trial(1, [(0.9, 1.0), (0.5, 0.6)], 30) + _keras_trial(2, [(1.1, 1.2)], 15)[:-5])
+    training = data["training"]
+    assert training["loss"] == 1.1 and set(training["eval"]) == {"val_loss"}
+    assert "run_seconds" not in (training.get("figures") or {})
+
+
+def test_trials_complete_with_no_fit_shown_are_the_search_s_trials(tmp_path: Path) -> None:
+    # ``fit(verbose=0)``: only the tuner's lines, three trials of 70, 74 and 72 s as printed: trial 3, a trial's time
+    # its own as printed (the latest: 72 s), never a step; the objective no loss
+    lines: list[str] = []
+    for number, seconds in ((1, 10), (2, 14), (3, 12)):
+        lines += _keras_trial(number, [(0.5, 0.6)], seconds)[:6] + [
+            f"Trial {number} Complete [00h 01m {seconds:02d}s]", "val_loss: 0.6", "", "Best val_loss So Far: 0.6",
+            f"Total elapsed time: 00h 0{number}m 00s"]
+    data = read_cold(tmp_path, lines)
+    training = data["training"]
+    assert data["status_line"].startswith("trial 3 · ") and training["step_unit"] == "trial"
+    assert training["loss"] is None and training["step_seconds"] == 72.0 and not training["finished"]
+
+
+def test_the_search_ends_in_its_own_words_only(tmp_path: Path) -> None:
+    lines: list[str] = []
+    for number in (1, 2):
+        lines += _keras_trial(number, [(0.5, 0.6)], 10)[:6] + [f"Trial {number} Complete [00h 00m 10s]", "val_loss: 0.6"]
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+    assert not read_cold(tmp_path / "a", lines)["training"]["finished"]
+    data = read_cold(tmp_path / "b", [*lines, "Search complete"])
+    assert data["training"]["finished"] and data["status_line"].startswith("done · trial 2")
+
+
+def test_the_last_trial_of_a_printed_total_ends_the_search(tmp_path: Path) -> None:
+    lines: list[str] = []
+    for number in (1, 2, 3):
+        lines += [f"Search: Running Trial #{number}", f"Trial {number}/3 Complete [00h 00m 10s]", "val_loss: 0.6"]
+    data = read_cold(tmp_path, lines)
+    assert data["status_line"].startswith("done · trial 3/3") and data["training"]["finished"]
+    (tmp_path / "b").mkdir()
+    assert read_cold(tmp_path / "b", lines[:6])["status_line"].startswith("trial 2/3 · ")
+
+
+def test_the_oracle_s_exit_ends_the_search_and_a_lone_trial_complete_is_its_position(tmp_path: Path) -> None:
+    # the search's last trial alone (a notebook cleared those before it), then TensorFlow's logger saying the oracle
+    # stopped it: done at trial 3
+    lines = ["Trial 3 Complete [00h 00m 39s]", "val_accuracy: 0.96", "Best val_accuracy So Far: 0.97",
+             "Total elapsed time: 00h 01m 51s", "INFO:tensorflow:Oracle triggered exit"]
+    data = read_cold(tmp_path, lines)
+    assert data["status_line"].startswith("done · trial 3") and data["training"]["step_seconds"] == 39.0

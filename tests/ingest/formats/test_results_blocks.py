@@ -91,3 +91,18 @@ def test_a_block_held_at_a_batch_s_end_is_handed_on_and_goes_on() -> None:
     block.row("f1", "0.8", 11.0)
     assert block.take() == ((("f1", 0.8),), 40, 11.0)
     assert block.take() == ((), 40, None)
+
+
+def test_a_block_headed_by_the_epoch_it_evaluated_is_that_epoch_s_evaluation(tmp_path: Path) -> None:
+    # a loop that logs once an epoch, each epoch's dev set then evaluated in a block that names the epoch and its split
+    # as a set (``***** [epoch 2] devset eval results *****``): its rows that epoch's evaluation, its ``loss`` the dev
+    # set's (no eval_loss beside it), never the training loss (0.9874, the epoch's record's)
+    lines = ["[Epoch 1] train_loss=1.2345 time=35.2s", "***** [epoch 1] devset eval results *****", "  acc = 0.7012",
+             "  f1 = 0.6811", "  loss = 0.8123", "[Epoch 2] train_loss=0.9874 time=34.9s",
+             "***** [epoch 2] devset eval results *****", "  acc = 0.7433", "  f1 = 0.7290", "  loss = 0.7451"]
+    data = read_cold(tmp_path, lines)
+    training = data["training"]
+    assert data["status_line"].startswith("epoch 2 · ") and training["step"] == 2 and training["loss"] == 0.9874
+    assert training["eval"] == {"acc": {"value": 0.7433, "step": 2}, "f1": {"value": 0.729, "step": 2},
+                                "loss": {"value": 0.7451, "step": 2}}
+    assert training["step_seconds"] == 34.9  # (the record an epoch: its time the epoch's, as printed)
