@@ -45,6 +45,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from .start_sentences import may_start, start_sentence
+
 _BANNER = re.compile(
     r"(?i)\s*(?P<name>(?:total|max(?:imum)?|num(?:ber of)?|planned)[ _](?:[a-z]{1,20}[ _]){0,3}?"
     r"(?P<unit>steps|iterations|iters|epochs))"
@@ -55,9 +57,6 @@ _LISTED = re.compile(
     r"(?i)(?:^|,)\s*(?P<name>total[ _](?:number[ _]of[ _])?(?:[a-z]{1,20}[ _]){0,2}?(?P<unit>steps|iterations|iters|epochs))"
     r" (?P<count>\d{1,3}(?:,\d{3})+|\d{1,12})\s*(?=,|$)"
 )
-# The plan said in a sentence as training starts (YOLOv5, YOLOv7, Ultralytics: ``Starting training for 300 epochs...``).
-_SENTENCE = re.compile(r"(?i)\s*(?P<name>(?:start(?:ing)?|begin(?:ning)?) training) for (?P<count>\d{1,3}(?:,\d{3})+|\d{1,12}) "
-                       r"(?P<unit>steps|iterations|iters|epochs)\b\W*$")
 # BasicSR's (and its forks') epochs worked out for the iterations it stops at: ``Total epochs needed: 405 for iters 500,000``
 _EPOCHS_FOR_ITERS = re.compile(r"(?i)\s*total epochs needed: \d[\d,]*\s+for\s+(?:(?P<name>iters|iterations) (?P<count>\d{1,3}(?:,\d{3})+|\d{1,12})"
                                r"|(?P<count2>\d{1,3}(?:,\d{3})+|\d{1,12}) (?:iters|iterations))\s*\.?\s*$")
@@ -70,9 +69,6 @@ _EVALUATION_HEADING = re.compile(r"(?i)\s*\*{3,}\s*Running (?:evaluation|predict
 # (found anywhere in its line: a terminal's title sequence may be glued before the logger's record)
 _ACCELERATE_STATE = re.compile(
     r"\bDistributed environment: (?:DistributedType\.)?(?:NO|MULTI_[A-Z]{3,4}|DEEPSPEED|FSDP|MEGATRON_LM|TPU|XLA)\b")
-# A script's bare word that training starts, the whole line: ``Starting training...``, ``Training started.``
-_BARE_START = re.compile(r"(?i)\s*(?:(?:start(?:ing|s)?|begin(?:ning|s)?) (?:the )?training|training (?:has )?(?:started|begun|begins|starts))"
-                         r"\s*(?:\.{1,3}|…|!|:)?\s*$")
 # LightGBM's own records as a booster is built on its training data, before its first round (the C++ library's, through
 # every binding: Python, R, the CLI): the data set read, ``[LightGBM] [Info] Number of data points in the train set: 160000,
 # number of used features: 5``, and the score it starts from, ``[LightGBM] [Info] Start training from score -0.071580``.
@@ -134,8 +130,11 @@ def planned_run(text: str) -> Planned | None:
     m = _BANNER.match(text)
     if m is None and "," in text and "otal" in text:
         m = _LISTED.search(text)
-    if m is None and "raining for " in text:
-        m = _SENTENCE.match(text)
+    if m is None and may_start(text):
+        sentence = start_sentence(text)
+        if sentence is not None and sentence.unit is not None and sentence.count and _OTHER.search(sentence.name) is None:
+            return Planned(sentence.unit, sentence.count, sentence.name)
+        return None
     if m is None or _OTHER.search(m.group("name")) is not None:
         return None
     count = int(m.group("count").replace(",", ""))
@@ -156,7 +155,7 @@ class Started:
 
 def may_say_start(text: str) -> bool:
     """True when the line holds a word every start of training :func:`started_run` reads has (a cheap test first)."""
-    return ("raining" in text or "environment: " in text or "[LightGBM] [Info] " in text or "|" in text
+    return (may_start(text) or "environment: " in text or "[LightGBM] [Info] " in text or "|" in text
             or " params" in text or "GPU available: " in text or "LOCAL_RANK: " in text
             or (("tep" in text or "TEP" in text or "ter" in text or "TER" in text) and any(c.isdigit() for c in text)))
 
@@ -171,8 +170,15 @@ def started_run(text: str) -> Started | None:
         return Started()
     if "environment: " in text and _ACCELERATE_STATE.search(text):
         return Started()
-    if "raining" in text and _BARE_START.match(text):
-        return Started()
+    if may_start(text):
+        sentence = start_sentence(text)
+        if sentence is not None and (sentence.unit is None or _OTHER.search(sentence.name) is None):
+            # a start said in words (start_sentences.py): its plan, and the step a range starts from
+            if sentence.unit == "steps":
+                return Started(sentence.start, sentence.start_unit or "step", sentence.count)
+            if sentence.unit is None:
+                return Started()
+            return None  # (its plan in epochs: planned_run's)
     if " training from " in text:
         m = _STARTS_FROM.match(text)
         if m is not None:
