@@ -95,6 +95,10 @@ _STARTS_FROM = re.compile(r"(?i)\s*(?:start(?:ing)?|resum(?:e|ing)|continu(?:e|i
 _STARTS_AT = re.compile(r"(?i)\s*(?:start(?:ing)?|resum(?:e|ing)|continu(?:e|ing))(?: training)? (?:at|from) (?:the )?"
                         r"(?P<unit>iteration|iter|step|global step)\s*:?\s*(?P<count>\d{1,12})\s*(?:/|of|out of)\s*"
                         r"(?P<total>\d{1,3}(?:,\d{3})+|\d{1,12})\W*$")
+# An epoch's header alone with the run's epochs beside it, as a trainer prints it before the epoch's first step (Keras'
+# ``Epoch 1/50`` before its first bar, the CS230 template's ``Epoch 1/30``, ``Epoch [1/50]``, ``==> Epoch 1 of 50``)
+_EPOCH_HEADER = re.compile(r"(?i)[\s=\-*#>~+|:\[\]]*epoch\s*[:#]?\s*\[?\s*(\d{1,9})\s*(?:/|of)\s*(\d{1,9})\s*\]?"
+                           r"[\s=\-*#<~+|:.\]]*")
 # Words that make a named count something else than the run's length.
 _OTHER = re.compile(r"(?i)\b(?:per|warm-?up|evals?|evaluation|valid(?:ation)?|test|sav(?:e|ing)|log(?:ging)?"
                     r"|checkpoints?|accumulation|decay|cache|batch(?:es)?|samples?|examples?|images?)\b")
@@ -190,6 +194,15 @@ def started_run(text: str) -> Started | None:
         if 0 <= int(m.group("count")) <= total:
             return Started(int(m.group("count")), "iteration" if unit == "iter" else unit, total)
     return None
+
+
+def header_epochs(text: str) -> int | None:
+    """The run's epochs an epoch's header says, the whole line (``Epoch 1/50``), or None. Before the epoch's first step
+    it is the run begun, its plan said: no step done (the epoch begins, none of its batches is trained)."""
+    m = _EPOCH_HEADER.fullmatch(text) if len(text) < 80 else None
+    if m is None or not 0 <= int(m.group(1)) <= int(m.group(2)) or int(m.group(2)) == 0:
+        return None
+    return int(m.group(2))
 
 
 def evaluation_block(text: str) -> bool:

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from .banner import header_without_rows, is_row, may_say_start, planned_run, started_run, whole_echo
+from .banner import header_epochs, header_without_rows, is_row, may_say_start, planned_run, started_run, whole_echo
 from .fields import clean
 from .paste import unpasted
 from .prefix import PrefixReader
@@ -121,7 +121,7 @@ def detect(lines: Sequence[str]) -> str | None:
                                        for event in create_parser(spec.name).feed(list(lines))):
             return spec.name
     return (_FALLBACK.name if _holds_steps(lines) or _run_health(lines) or _plans_run(lines) or _table_begun(lines)
-            or _starts_run(lines) or _args_plan(lines) else None)
+            or _starts_run(lines) or _epoch_begun(lines) or _args_plan(lines) else None)
 
 
 def _holds_steps(lines: Sequence[str]) -> bool:
@@ -143,6 +143,13 @@ def _starts_run(lines: Sequence[str]) -> bool:
     accelerate's state before its loop, detectron2's ``Starting training from iteration 16000``): a run started, which
     the fallback reader reads, whichever trainer prints it."""
     return _said_with_no_row_after(lines, lambda line: may_say_start(line) and started_run(_message(line)) is not None)
+
+
+def _epoch_begun(lines: Sequence[str]) -> bool:
+    """True when an epoch's header with the run's epochs (banner.py: Keras' ``Epoch 1/50``) is among these lines with no
+    row after it: a run begun, waiting for the epoch's first step, which the fallback reader reads."""
+    return _said_with_no_row_after(lines, lambda line: ("poch" in line or "POCH" in line)
+                                   and header_epochs(_message(line)) is not None)
 
 
 def _said_with_no_row_after(lines: Sequence[str], says: Callable[[str], bool]) -> bool:
