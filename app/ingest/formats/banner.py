@@ -99,6 +99,10 @@ _STARTS_AT = re.compile(r"(?i)\s*(?:start(?:ing)?|resum(?:e|ing)|continu(?:e|ing
 # ``Epoch 1/50`` before its first bar, the CS230 template's ``Epoch 1/30``, ``Epoch [1/50]``, ``==> Epoch 1 of 50``)
 _EPOCH_HEADER = re.compile(r"(?i)[\s=\-*#>~+|:\[\]]*epoch\s*[:#]?\s*\[?\s*(\d{1,9})\s*(?:/|of)\s*(\d{1,9})\s*\]?"
                            r"[\s=\-*#<~+|:.\]]*")
+# One item of a list of counts: its name, ``:`` or ``=``, its number
+_LISTED_ITEM = re.compile(r"(?P<name>[A-Za-z][\w ./()-]{0,60}?)\s*[:=]\s*[-+]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
+_POSITION_NAME = re.compile(r"(?i)(?:cur(?:rent)?[ _])?(?:epoch|step|iter|iteration|batch|global[ _]step)")
+_UNIT_WORD = re.compile(r"(?i)\b(?:steps|iterations|iters|epochs)\b|_(?:steps|iters|epochs)\b")
 # Words that make a named count something else than the run's length.
 _OTHER = re.compile(r"(?i)\b(?:per|warm-?up|evals?|evaluation|valid(?:ation)?|test|sav(?:e|ing)|log(?:ging)?"
                     r"|checkpoints?|accumulation|decay|cache|batch(?:es)?|samples?|examples?|images?)\b")
@@ -132,6 +136,10 @@ def planned_run(text: str) -> Planned | None:
             count = int((needed.group("count") or needed.group("count2")).replace(",", ""))
             return Planned("steps", count, needed.group("name") or "iterations") if count > 0 else None
     m = _BANNER.match(text)
+    if m is None and ("," in text or ";" in text) and (":" in text or "=" in text):
+        listed = _listed_plan(text)
+        if listed is not None:
+            return listed
     if m is None and "," in text and "otal" in text:
         m = _LISTED.search(text)
     if m is None and may_start(text):
@@ -146,6 +154,31 @@ def planned_run(text: str) -> Planned | None:
         return None
     unit = m.group("unit").lower()
     return Planned("epochs" if unit == "epochs" else "steps", count, m.group("name").strip())
+
+
+def _listed_plan(text: str) -> Planned | None:
+    """The run's length among the counts a line lists, each ``name: count`` or ``name=count`` between commas or semicolons
+    (``Total epochs: 50, steps per epoch: 782``; ``total_epochs=50, batch_size=64``): the one item a banner's role words
+    name; none where another item counts the run in another unit with no role word (BasicSR's ``Total epochs: 40000;
+    iters: 200000.``: the iterations it stops at, not the epochs), where two items plan it, or where an item is no count."""
+    found: Planned | None = None
+    for item in re.split(r"[,;]", text):
+        item = item.strip().rstrip(".")
+        if not item:
+            continue
+        counted = _LISTED_ITEM.fullmatch(item)
+        if counted is None or _POSITION_NAME.fullmatch(counted.group("name")):
+            return None  # (not a count, or a position: ``epoch: 3, loss: 0.5, …`` is a record, no banner)
+        banner = _BANNER.fullmatch(item)
+        if banner is not None and _OTHER.search(banner.group("name")) is None and int(banner.group("count").replace(",", "")) > 0:
+            if found is not None:
+                return None
+            unit = banner.group("unit").lower()
+            found = Planned("epochs" if unit == "epochs" else "steps", int(banner.group("count").replace(",", "")),
+                            banner.group("name").strip())
+        elif _UNIT_WORD.search(counted.group("name")) and _OTHER.search(counted.group("name")) is None:
+            return None  # (the run counted in a unit with no role word beside the banner's: which one it stops at is not said)
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.ingest.formats import detect
-from app.ingest.formats.banner import header_epochs
+from app.ingest.formats.banner import Planned, header_epochs, planned_run
 from app.ingest.formats.start_sentences import StartSentence, start_sentence
 from tests.coldread import T0, read_cold
 from tests.reallogs import body
@@ -189,3 +189,47 @@ def test_logs_of_other_programs_are_no_run(lines: list[str]) -> None:
     # Composed in each program's own shape: an install, a test run whose test is named after training, a web server's
     # access and error lines with start and training in their paths and notices, a data loader's start lines
     assert detect(lines) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "planned"),
+    [
+        # the run's length among counts a line lists with colons or equals signs: the one a role word names
+        ("Total epochs: 50, steps per epoch: 782", Planned("epochs", 50, "Total epochs")),
+        ("total_epochs=50, batch_size=64", Planned("epochs", 50, "total_epochs")),
+        ("Total steps: 39100, warmup steps: 500", Planned("steps", 39100, "Total steps")),
+        # another unit with no role word beside it (BasicSR stops at its iterations), two plans, a record's position
+        ("Total epochs: 40000; iters: 200000.", None),
+        ("Total epochs: 50, Total steps: 39100", None),
+        ("epoch: 3, loss: 0.5, total epochs: 10", None),
+    ],
+)
+def test_a_list_of_counts_says_the_run_s_length_by_its_role_word(line: str, planned: Planned | None) -> None:
+    assert planned_run(line) == planned
+
+
+def test_a_list_of_counts_alone_waits_with_its_plan(tmp_path: Path) -> None:
+    # Composed: the start-up's counts in one line, the epochs the run's, the steps an epoch's (no total of steps)
+    lines = [*STARTUP, "Total epochs: 50, steps per epoch: 782"]
+    assert detect(lines) == "generic"
+    data = read_cold(tmp_path, lines, at=T0)
+    assert data["details"][0] == "waiting for the first training step (50 epochs planned)"
+    assert (data["training"]["step"], data["training"]["total_steps"]) == (None, None)
+
+
+YAML_DUMP = ["model:", "  name: resnet50", "  num_classes: 1000", "train:", "  epochs: 90", "  batch_size: 256",
+             "  lr: 0.1", "Building model resnet50", "Loading ImageNet train split: 1281167 images"]
+
+
+def test_a_configuration_dumped_one_key_a_line_plans_the_run(tmp_path: Path) -> None:
+    # Composed: a YAML dump with ``epochs: 90`` among its keys, then model building and data loading, no step
+    assert detect(YAML_DUMP) == "generic"
+    data = read_cold(tmp_path, YAML_DUMP, at=T0)
+    assert data["details"][0] == "waiting for the first training step (90 epochs planned)"
+    assert data["training"]["step"] is None
+
+
+def test_a_dump_that_says_it_tests_or_a_lone_key_plans_no_run() -> None:
+    # Composed: the same dump for a test run (``mode: test``); a lone ``epochs: 90`` line outside any dump
+    assert detect([*YAML_DUMP[:4], "  mode: test", *YAML_DUMP[4:]]) is None
+    assert detect(["Loading the data", "epochs: 90", "done"]) is None
