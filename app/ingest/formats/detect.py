@@ -188,10 +188,12 @@ DUMP_LINES = 3
 def _dumped_plan(tail: Sequence[str], i: int) -> bool:
     """True when line ``i`` is a run-length key alone (``  epochs: 90``) inside a configuration's dump of at least
     ``DUMP_LINES`` lines, one key a line, none of which says the script evaluates or tests (``mode: test``)."""
-    from .run_args import run_args
+    from ...stats.events import RunInfo
 
     message = _message(tail[i])
-    if ":" not in message or not _CONFIG_LINE.fullmatch(message) or run_args(message) is None:
+    if ":" not in message or not _CONFIG_LINE.fullmatch(message) or not any(
+            isinstance(event, RunInfo) and (event.total_epochs is not None or event.total_steps is not None)
+            for event in create_parser(_FALLBACK.name).feed([tail[i]])):
         return False
     start = end = i
     while start > 0 and _CONFIG_LINE.fullmatch(_message(tail[start - 1])):
