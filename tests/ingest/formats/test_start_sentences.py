@@ -1,7 +1,7 @@
 """A run's start-up said in words, before its first step: a start sentence's plan and settings, a unit announced as it
 begins, an epoch's header alone (start_sentences.py, banner.py, detect.py).
 
-A real log (tests/data/real/startup-knowledge-distillation-*.log, citing its source) and composed lines and logs whose
+Real logs (tests/data/real/startup-knowledge-distillation-*.log, startup-keras-issue8595-*.log, each citing its source) and composed lines and logs whose
 readings are worked out by hand below: a log cut in its start-up waits for its first step, its plan shown only where the
 line says it in the run's own unit; a log of another program (an install, a test run, a web server) is no run.
 """
@@ -20,6 +20,7 @@ from tests.reallogs import body
 
 KNOWLEDGE_DISTILLATION = ("startup-knowledge-distillation-pytorch-file-base-cnn-train-log-three-starts-30-epochs-epoch-1-"
                           "header-no-step.log")
+KERAS_HEADER = "startup-keras-issue8595-comment-script-prints-then-epoch-1-of-15-header-no-bar-yet.log"
 
 
 @pytest.mark.parametrize(
@@ -144,13 +145,14 @@ def test_a_range_of_iterations_is_the_run_s_total_of_steps(tmp_path: Path) -> No
     assert (data["training"]["step"], data["training"]["total_steps"]) == (200, 40000)
 
 
-def test_the_real_template_log_cut_at_its_first_epoch_s_header(tmp_path: Path) -> None:
-    lines = body(KNOWLEDGE_DISTILLATION)
+@pytest.mark.parametrize(("name", "epochs"), [(KNOWLEDGE_DISTILLATION, 30), (KERAS_HEADER, 15)])
+def test_real_logs_cut_at_their_first_epoch_s_header(tmp_path: Path, name: str, epochs: int) -> None:
+    lines = body(name)
     assert detect(lines) == "generic"
-    data = read_cold(tmp_path, lines, name=KNOWLEDGE_DISTILLATION)
+    data = read_cold(tmp_path, lines, name=name, at=T0)
     training = data["training"]
     assert (data["status_line"], data["state"]) == ("waiting for first step", "working")
-    assert data["details"][0] == "waiting for the first training step (30 epochs planned)"
+    assert data["details"][0] == f"waiting for the first training step ({epochs} epochs planned)"
     assert (training["step"], training["total_steps"], training["loss"], training["crash"]) == (None, None, None, None)
 
 
