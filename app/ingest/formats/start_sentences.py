@@ -6,7 +6,8 @@ it (``==> ``, ``*** … ***``, ``----- … -----``):
 - a verb of starting and a training word (``Starting training``, ``Start train``, ``Begin fine-tuning``), or the
   training word and its verb after it (``Training started``, ``Training has begun``, ``Training begins now``);
 - a named method in place of the training word (``Starting MAML for 20 meta epoch(s)``), or a bare ``Training`` /
-  ``Train`` with no verb (``==> Training for 100 epochs``), only where a plan follows: without one they are prose;
+  ``Train`` with no verb (``==> Training for 100 epochs``), only where a plan follows: without one they are prose; a
+  named method's plan only in epochs, a training's own unit (``Start backup for 20 steps`` is any job's);
 - then, in any order, the plan (``for 300 epochs``, ``for 20 meta epoch(s)``, ``with 100 epochs``, ``from epoch 0 to
   300``, ``from iteration 0 to 40000``) and settings that are no plan (``with 8 GPUs``, ``on cuda:0``, ``using DDP``).
 
@@ -33,6 +34,7 @@ _TAIL = re.compile(r"(?:\s*(?:\.{1,3}|…|!|:|[=\-*#<~+|\]]+))+\s*$")
 _VERB = r"(?:start(?:s|ing)?|begin(?:s|ning)?|launch(?:es|ing)?|commenc(?:e|es|ing))"
 _TRAINING = (r"(?:(?:the )?(?:model |network )?(?:meta[- ]?|pre-?|fine-?|re)?(?:training|train(?!\w)|tuning|finetuning)"
              r"(?: (?:loop|process|phase|run|procedure))?)")
+_TRAINING_WORD = re.compile(r"(?i)\btrain")
 # The heads a start sentence opens with; ``plan`` names those that are prose unless a plan follows.
 _HEADS = (
     (re.compile(rf"(?i){_VERB}(?: to)? {_TRAINING}"), False),
@@ -107,8 +109,11 @@ def start_sentence(text: str) -> StartSentence | None:
         if needs_plan and _NOT_THE_RUN.search(body[: m.end()]):
             return None  # (``Starting warmup for 5 epochs``: a part of the run, not its plan)
         sentence = _rest(body, m.end(), body[: m.end()])
-        if sentence is not None and (sentence.unit is not None or not needs_plan):
-            return sentence
+        if sentence is None or (needs_plan and sentence.unit is None):
+            continue
+        if needs_plan and sentence.unit != "epochs" and not _TRAINING_WORD.search(sentence.name):
+            continue  # (a named job's steps may be anything's, ``Start backup for 20 steps``; its epochs are a training's)
+        return sentence
     return None
 
 

@@ -71,6 +71,7 @@ def test_a_start_sentence_says_its_plan(line: str, plan: tuple[str | None, int |
         "Start data loading",
         "Loading data, start index 0",
         "Starting download for 3 files",
+        "Start backup for 20 steps",
     ],
 )
 def test_no_start_of_a_run(line: str) -> None:
@@ -181,15 +182,20 @@ NGINX = [
     '2023/10/10 13:55:38 [notice] 1#1: start worker processes',
     '2023/10/10 13:55:38 [notice] 1#1: start worker process 29',
 ]
+BACKUP_JOB = ["Begin backup with 4 workers", "Backup started", "Start backup for 20 steps", "Backup finished in 12 s"]
+DOCKER_BUILD = ["Sending build context to Docker daemon  2.048kB", "Step 1/3 : FROM python:3.9", " ---> 1234abcd",
+                "Step 2/3 : RUN pip install torch", " ---> Running in 5678", 'Step 3/3 : CMD ["python", "train.py"]',
+                "Successfully built 9abc"]
 DATA_LOADING = ["Loading images from ./data/train", "start index 0, end index 5000", "Start loading annotations...",
                 "Done (t=0.52s)"]
 
 
-@pytest.mark.parametrize("lines", [PIP_INSTALL, PYTEST_RUN, NGINX, DATA_LOADING],
-                         ids=["pip-install", "pytest-run", "nginx", "data-loading"])
+@pytest.mark.parametrize("lines", [PIP_INSTALL, PYTEST_RUN, NGINX, DATA_LOADING, BACKUP_JOB, DOCKER_BUILD],
+                         ids=["pip-install", "pytest-run", "nginx", "data-loading", "backup-job", "docker-build"])
 def test_logs_of_other_programs_are_no_run(lines: list[str]) -> None:
     # Composed in each program's own shape: an install, a test run whose test is named after training, a web server's
-    # access and error lines with start and training in their paths and notices, a data loader's start lines
+    # access and error lines with start and training in their paths and notices, a data loader's start lines, a backup
+    # job that starts with its workers and its steps, a Docker build's steps
     assert detect(lines) is None
 
 
