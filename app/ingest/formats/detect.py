@@ -15,7 +15,15 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from .banner import header_epochs, header_without_rows, is_row, may_say_start, planned_run, started_run, whole_echo
+from .banner import (
+    header_epochs,
+    header_without_rows,
+    is_row,
+    may_say_start,
+    planned_run,
+    started_run,
+    whole_echo,
+)
 from .fields import clean
 from .paste import unpasted
 from .prefix import PrefixReader
@@ -215,9 +223,8 @@ def _args_plan(lines: Sequence[str]) -> bool:
         message = _message(tail[i])
         if is_row(_DATED.sub("", message, count=1)):
             return False
-        if "poch" in message or "ter" in message or "tep" in message or "update" in message:
-            if _dumped_plan(tail, i):
-                return True
+        if ("poch" in message or "ter" in message or "tep" in message or "update" in message) and _dumped_plan(tail, i):
+            return True
         if whole_echo(message) and _EVALUATES.search(message) is None and any(
                 isinstance(event, RunInfo) and (event.total_epochs is not None or event.total_steps is not None)
                 for event in create_parser(_FALLBACK.name).feed([tail[i]])):

@@ -49,7 +49,15 @@ from ...stats.events import (
     TrainingResumed,
     TrainStep,
 )
-from .banner import evaluation_block, header_epochs, may_say_start, planned_run, started_run, table_header, whole_echo
+from .banner import (
+    evaluation_block,
+    header_epochs,
+    may_say_start,
+    planned_run,
+    started_run,
+    table_header,
+    whole_echo,
+)
 from .box_rows import BoxRows
 from .bracketed_epochs import batch_record, epoch_record, is_bracketed, round_batch, round_end, speed_named
 from .classes import (
