@@ -239,12 +239,13 @@ def test_only_the_verdict_decides_a_step_state(path: Path) -> None:
 # The formats package's shared modules: the pipeline, the registry and what both read; the crash
 # watch every step parser is wrapped in, and the ending words and closing summaries it reads (endings.py, summaries.py); the miner's
 # parser, which reads records, not step lines
-# (iota.py: a record's continuation lines are its own grammar, with no wraps, bars or glued steps).
+# (iota.py: a record's continuation lines are its own grammar, with no wraps, bars or glued steps); the start
+# banner's words (banner.py) and the start sentences it reads (start_sentences.py), which the sniffer reads too.
 # The miner's side also has the app's shell log (iota_shell.py: read beside the worker's log, no format of
 # its own) and the drift guard's line shapes (drift.py), which no step trainer reads.
 SHARED_FORMAT_MODULES = {"__init__", "base", "fields", "prefix", "shapes", "registry", "pipeline", "detect", "crash", "paste", "banner",
                          "endings", "summaries", "grammar", "classes", "hf_state", "iota", "iota_messages", "iota_shell", "drift",
-                         "bar_descriptions", "spread_dicts", "native_crash"}
+                         "bar_descriptions", "spread_dicts", "native_crash", "start_sentences"}
 # The generic reader's parts: a family of lines it reads, kept in a module of its own (no row, no classify: the generic
 # reader hands them its lines and reads what they give back as any other record).
 GENERIC_PARTS = {"fairseq_lua", "coco", "vertical_records", "keras_bars", "scalar_prints", "tagged_scalars", "yolo_rows",

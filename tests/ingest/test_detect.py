@@ -749,6 +749,8 @@ REAL_FORMATS = {
     "crash-dolly-issue100-rich-traceback-training-main-cut-in-box.log": "generic",
     "crash-kohya-sd-scripts-issue1081-rich-traceback-square-box-after-bar-0-of-3200.log": "generic",
     "startup-efficientdet-issue228-keras-config-dict-epochs-10-then-tf-profiler-no-epoch-yet.log": "generic",
+    "startup-keras-issue8595-comment-script-prints-then-epoch-1-of-15-header-no-bar-yet.log": "generic",
+    "startup-knowledge-distillation-pytorch-file-base-cnn-train-log-three-starts-30-epochs-epoch-1-header-no-step.log": "generic",
     "startup-faster-rcnn-pytorch-issue84-called-with-args-namespace-max-epochs-1-then-config-no-step-yet.log": "generic",
     "lightning-deeplearningprojects-file-project11-model-py-epoch0-bar-246-254-of-308-validating-0-6-of-62.log": "generic",
     "lightning-temporal-file-slurm-out-validating-bars-glued-to-epoch0-bar-97-107-of-108.log": "generic",

@@ -2153,6 +2153,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("startup-faster-rcnn-pytorch-issue84-called-with-args-namespace-max-epochs-1-then-config-no-step-yet.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None,
                                            "crash": None}),
+    # Keras' first epoch header under a script's own prints, no bar yet: waiting, 15 epochs planned, no step
+    ("startup-keras-issue8595-comment-script-prints-then-epoch-1-of-15-header-no-bar-yet.log", T0, "end", "waiting for first step", "working",
+     {"step": None, "total_steps": None, "loss": None, "step_seconds": None, "crash": None}),
+    # the CS230 template's logger (its time glued to its level by a colon): three starts, each saying its 30 epochs, the
+    # last reaching epoch 1's header: waiting, no step (epoch 1 begun is no batch trained, 30 no count of steps)
+    ("startup-knowledge-distillation-pytorch-file-base-cnn-train-log-three-starts-30-epochs-epoch-1-header-no-step.log",
+     T0, "end", "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None,
+                                                       "step_seconds": None, "crash": None}),
     # Lightning 1.x's main bar counting the validation's batches on after its 246 training batches (308 = 246 + 62):
     # the training's position kept at its share (246 of 246), paused for the evaluation (1.06 it/s as printed at 246);
     # the epoch where the bar's newest record puts it (254 = 246 + 8), its 00:50 left the epoch's

@@ -45,6 +45,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from .start_sentences import may_start, start_sentence
+
 _BANNER = re.compile(
     r"(?i)\s*(?P<name>(?:total|max(?:imum)?|num(?:ber of)?|planned)[ _](?:[a-z]{1,20}[ _]){0,3}?"
     r"(?P<unit>steps|iterations|iters|epochs))"
@@ -55,9 +57,6 @@ _LISTED = re.compile(
     r"(?i)(?:^|,)\s*(?P<name>total[ _](?:number[ _]of[ _])?(?:[a-z]{1,20}[ _]){0,2}?(?P<unit>steps|iterations|iters|epochs))"
     r" (?P<count>\d{1,3}(?:,\d{3})+|\d{1,12})\s*(?=,|$)"
 )
-# The plan said in a sentence as training starts (YOLOv5, YOLOv7, Ultralytics: ``Starting training for 300 epochs...``).
-_SENTENCE = re.compile(r"(?i)\s*(?P<name>(?:start(?:ing)?|begin(?:ning)?) training) for (?P<count>\d{1,3}(?:,\d{3})+|\d{1,12}) "
-                       r"(?P<unit>steps|iterations|iters|epochs)\b\W*$")
 # BasicSR's (and its forks') epochs worked out for the iterations it stops at: ``Total epochs needed: 405 for iters 500,000``
 _EPOCHS_FOR_ITERS = re.compile(r"(?i)\s*total epochs needed: \d[\d,]*\s+for\s+(?:(?P<name>iters|iterations) (?P<count>\d{1,3}(?:,\d{3})+|\d{1,12})"
                                r"|(?P<count2>\d{1,3}(?:,\d{3})+|\d{1,12}) (?:iters|iterations))\s*\.?\s*$")
@@ -70,9 +69,6 @@ _EVALUATION_HEADING = re.compile(r"(?i)\s*\*{3,}\s*Running (?:evaluation|predict
 # (found anywhere in its line: a terminal's title sequence may be glued before the logger's record)
 _ACCELERATE_STATE = re.compile(
     r"\bDistributed environment: (?:DistributedType\.)?(?:NO|MULTI_[A-Z]{3,4}|DEEPSPEED|FSDP|MEGATRON_LM|TPU|XLA)\b")
-# A script's bare word that training starts, the whole line: ``Starting training...``, ``Training started.``
-_BARE_START = re.compile(r"(?i)\s*(?:(?:start(?:ing|s)?|begin(?:ning|s)?) (?:the )?training|training (?:has )?(?:started|begun|begins|starts))"
-                         r"\s*(?:\.{1,3}|…|!|:)?\s*$")
 # LightGBM's own records as a booster is built on its training data, before its first round (the C++ library's, through
 # every binding: Python, R, the CLI): the data set read, ``[LightGBM] [Info] Number of data points in the train set: 160000,
 # number of used features: 5``, and the score it starts from, ``[LightGBM] [Info] Start training from score -0.071580``.
@@ -99,6 +95,14 @@ _STARTS_FROM = re.compile(r"(?i)\s*(?:start(?:ing)?|resum(?:e|ing)|continu(?:e|i
 _STARTS_AT = re.compile(r"(?i)\s*(?:start(?:ing)?|resum(?:e|ing)|continu(?:e|ing))(?: training)? (?:at|from) (?:the )?"
                         r"(?P<unit>iteration|iter|step|global step)\s*:?\s*(?P<count>\d{1,12})\s*(?:/|of|out of)\s*"
                         r"(?P<total>\d{1,3}(?:,\d{3})+|\d{1,12})\W*$")
+# An epoch's header alone with the run's epochs beside it, as a trainer prints it before the epoch's first step (Keras'
+# ``Epoch 1/50`` before its first bar, the CS230 template's ``Epoch 1/30``, ``Epoch [1/50]``, ``==> Epoch 1 of 50``)
+_EPOCH_HEADER = re.compile(r"(?i)[\s=\-*#>~+|:\[\]]*epoch\s*[:#]?\s*\[?\s*(\d{1,9})\s*(?:/|of)\s*(\d{1,9})\s*\]?"
+                           r"[\s=\-*#<~+|:.\]]*")
+# One item of a list of counts: its name, ``:`` or ``=``, its number
+_LISTED_ITEM = re.compile(r"(?P<name>[A-Za-z][\w ./()-]{0,60}?)\s*[:=]\s*[-+]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
+_POSITION_NAME = re.compile(r"(?i)(?:cur(?:rent)?[ _])?(?:epoch|step|iter|iteration|batch|global[ _]step)")
+_UNIT_WORD = re.compile(r"(?i)\b(?:steps|iterations|iters|epochs)\b|_(?:steps|iters|epochs)\b")
 # Words that make a named count something else than the run's length.
 _OTHER = re.compile(r"(?i)\b(?:per|warm-?up|evals?|evaluation|valid(?:ation)?|test|sav(?:e|ing)|log(?:ging)?"
                     r"|checkpoints?|accumulation|decay|cache|batch(?:es)?|samples?|examples?|images?)\b")
@@ -132,10 +136,17 @@ def planned_run(text: str) -> Planned | None:
             count = int((needed.group("count") or needed.group("count2")).replace(",", ""))
             return Planned("steps", count, needed.group("name") or "iterations") if count > 0 else None
     m = _BANNER.match(text)
+    if m is None and ("," in text or ";" in text) and (":" in text or "=" in text):
+        listed = _listed_plan(text)
+        if listed is not None:
+            return listed
     if m is None and "," in text and "otal" in text:
         m = _LISTED.search(text)
-    if m is None and "raining for " in text:
-        m = _SENTENCE.match(text)
+    if m is None and may_start(text):
+        sentence = start_sentence(text)
+        if sentence is not None and sentence.unit is not None and sentence.count and _OTHER.search(sentence.name) is None:
+            return Planned(sentence.unit, sentence.count, sentence.name)
+        return None
     if m is None or _OTHER.search(m.group("name")) is not None:
         return None
     count = int(m.group("count").replace(",", ""))
@@ -143,6 +154,31 @@ def planned_run(text: str) -> Planned | None:
         return None
     unit = m.group("unit").lower()
     return Planned("epochs" if unit == "epochs" else "steps", count, m.group("name").strip())
+
+
+def _listed_plan(text: str) -> Planned | None:
+    """The run's length among the counts a line lists, each ``name: count`` or ``name=count`` between commas or semicolons
+    (``Total epochs: 50, steps per epoch: 782``; ``total_epochs=50, batch_size=64``): the one item a banner's role words
+    name; none where another item counts the run in another unit with no role word (BasicSR's ``Total epochs: 40000;
+    iters: 200000.``: the iterations it stops at, not the epochs), where two items plan it, or where an item is no count."""
+    found: Planned | None = None
+    for item in re.split(r"[,;]", text):
+        item = item.strip().rstrip(".")
+        if not item:
+            continue
+        counted = _LISTED_ITEM.fullmatch(item)
+        if counted is None or _POSITION_NAME.fullmatch(counted.group("name")):
+            return None  # (not a count, or a position: ``epoch: 3, loss: 0.5, …`` is a record, no banner)
+        banner = _BANNER.fullmatch(item)
+        if banner is not None and _OTHER.search(banner.group("name")) is None and int(banner.group("count").replace(",", "")) > 0:
+            if found is not None:
+                return None
+            unit = banner.group("unit").lower()
+            found = Planned("epochs" if unit == "epochs" else "steps", int(banner.group("count").replace(",", "")),
+                            banner.group("name").strip())
+        elif _UNIT_WORD.search(counted.group("name")) and _OTHER.search(counted.group("name")) is None:
+            return None  # (the run counted in a unit with no role word beside the banner's: which one it stops at is not said)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +192,7 @@ class Started:
 
 def may_say_start(text: str) -> bool:
     """True when the line holds a word every start of training :func:`started_run` reads has (a cheap test first)."""
-    return ("raining" in text or "environment: " in text or "[LightGBM] [Info] " in text or "|" in text
+    return (may_start(text) or "environment: " in text or "[LightGBM] [Info] " in text or "|" in text
             or " params" in text or "GPU available: " in text or "LOCAL_RANK: " in text
             or (("tep" in text or "TEP" in text or "ter" in text or "TER" in text) and any(c.isdigit() for c in text)))
 
@@ -171,8 +207,15 @@ def started_run(text: str) -> Started | None:
         return Started()
     if "environment: " in text and _ACCELERATE_STATE.search(text):
         return Started()
-    if "raining" in text and _BARE_START.match(text):
-        return Started()
+    if may_start(text):
+        sentence = start_sentence(text)
+        if sentence is not None and (sentence.unit is None or _OTHER.search(sentence.name) is None):
+            # a start said in words (start_sentences.py): its plan, and the step a range starts from
+            if sentence.unit == "steps":
+                return Started(sentence.start, sentence.start_unit or "step", sentence.count)
+            if sentence.unit is None:
+                return Started()
+            return None  # (its plan in epochs: planned_run's)
     if " training from " in text:
         m = _STARTS_FROM.match(text)
         if m is not None:
@@ -184,6 +227,15 @@ def started_run(text: str) -> Started | None:
         if 0 <= int(m.group("count")) <= total:
             return Started(int(m.group("count")), "iteration" if unit == "iter" else unit, total)
     return None
+
+
+def header_epochs(text: str) -> int | None:
+    """The run's epochs an epoch's header says, the whole line (``Epoch 1/50``), or None. Before the epoch's first step
+    it is the run begun, its plan said: no step done (the epoch begins, none of its batches is trained)."""
+    m = _EPOCH_HEADER.fullmatch(text) if len(text) < 80 else None
+    if m is None or not 0 <= int(m.group(1)) <= int(m.group(2)) or int(m.group(2)) == 0:
+        return None
+    return int(m.group(2))
 
 
 def evaluation_block(text: str) -> bool:

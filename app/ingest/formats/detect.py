@@ -15,7 +15,15 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from .banner import header_without_rows, is_row, may_say_start, planned_run, started_run, whole_echo
+from .banner import (
+    header_epochs,
+    header_without_rows,
+    is_row,
+    may_say_start,
+    planned_run,
+    started_run,
+    whole_echo,
+)
 from .fields import clean
 from .paste import unpasted
 from .prefix import PrefixReader
@@ -121,7 +129,7 @@ def detect(lines: Sequence[str]) -> str | None:
                                        for event in create_parser(spec.name).feed(list(lines))):
             return spec.name
     return (_FALLBACK.name if _holds_steps(lines) or _run_health(lines) or _plans_run(lines) or _table_begun(lines)
-            or _starts_run(lines) or _args_plan(lines) else None)
+            or _starts_run(lines) or _epoch_begun(lines) or _args_plan(lines) else None)
 
 
 def _holds_steps(lines: Sequence[str]) -> bool:
@@ -143,6 +151,13 @@ def _starts_run(lines: Sequence[str]) -> bool:
     accelerate's state before its loop, detectron2's ``Starting training from iteration 16000``): a run started, which
     the fallback reader reads, whichever trainer prints it."""
     return _said_with_no_row_after(lines, lambda line: may_say_start(line) and started_run(_message(line)) is not None)
+
+
+def _epoch_begun(lines: Sequence[str]) -> bool:
+    """True when an epoch's header with the run's epochs (banner.py: Keras' ``Epoch 1/50``) is among these lines with no
+    row after it: a run begun, waiting for the epoch's first step, which the fallback reader reads."""
+    return _said_with_no_row_after(lines, lambda line: ("poch" in line or "POCH" in line)
+                                   and header_epochs(_message(line)) is not None)
 
 
 def _said_with_no_row_after(lines: Sequence[str], says: Callable[[str], bool]) -> bool:
@@ -169,6 +184,34 @@ _EVALUATES = re.compile(r"(?i)(?:^|[\s(,{'\"])(?:task|mode|phase|split)['\"]?\s*
 _DATED = re.compile(r"^\s*\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?:?")
 
 
+# A line of a configuration's dump, one key a line (YAML's, OmegaConf's, a script's own print): ``key: value`` or a
+# section's ``key:``
+_CONFIG_LINE = re.compile(r"\s*[A-Za-z_][\w.-]{0,60}\s*:(?:\s+[^\s:][^:]*)?\s*$")
+_CONFIG_EVALUATES = re.compile(r"(?i)^\s*(?:(?:task|mode|phase|split)\s*:\s*['\"]?(?:val|valid|eval|evaluate|test|predict|"
+                               r"inference|infer)['\"]?|(?:evaluate|eval_only|test_only)\s*:\s*true|do_train\s*:\s*false)\s*$")
+# How many lines of a dump, at least, hold a key of the run's length for it to be a configuration printed as a run starts
+DUMP_LINES = 3
+
+
+def _dumped_plan(tail: Sequence[str], i: int) -> bool:
+    """True when line ``i`` is a run-length key alone (``  epochs: 90``) inside a configuration's dump of at least
+    ``DUMP_LINES`` lines, one key a line, none of which says the script evaluates or tests (``mode: test``)."""
+    from ...stats.events import RunInfo
+
+    message = _message(tail[i])
+    if ":" not in message or not _CONFIG_LINE.fullmatch(message) or not any(
+            isinstance(event, RunInfo) and (event.total_epochs is not None or event.total_steps is not None)
+            for event in create_parser(_FALLBACK.name).feed([tail[i]])):
+        return False
+    start = end = i
+    while start > 0 and _CONFIG_LINE.fullmatch(_message(tail[start - 1])):
+        start -= 1
+    while end + 1 < len(tail) and _CONFIG_LINE.fullmatch(_message(tail[end + 1])):
+        end += 1
+    block = [_message(line) for line in tail[start : end + 1]]
+    return len(block) >= DUMP_LINES and not any(_CONFIG_EVALUATES.match(line) for line in block)
+
+
 def _args_plan(lines: Sequence[str]) -> bool:
     """True when a training script's echo of its arguments says the run's length (banner.py, as the fallback reader reads
     it: ``Namespace(…, epochs=3, …)``) and no row follows it: a run started, its plan said, no step yet, which the
@@ -180,6 +223,8 @@ def _args_plan(lines: Sequence[str]) -> bool:
         message = _message(tail[i])
         if is_row(_DATED.sub("", message, count=1)):
             return False
+        if ("poch" in message or "ter" in message or "tep" in message or "update" in message) and _dumped_plan(tail, i):
+            return True
         if whole_echo(message) and _EVALUATES.search(message) is None and any(
                 isinstance(event, RunInfo) and (event.total_epochs is not None or event.total_steps is not None)
                 for event in create_parser(_FALLBACK.name).feed([tail[i]])):

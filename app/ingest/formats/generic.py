@@ -49,7 +49,15 @@ from ...stats.events import (
     TrainingResumed,
     TrainStep,
 )
-from .banner import evaluation_block, may_say_start, planned_run, started_run, table_header, whole_echo
+from .banner import (
+    evaluation_block,
+    header_epochs,
+    may_say_start,
+    planned_run,
+    started_run,
+    table_header,
+    whole_echo,
+)
 from .boosting_rounds import best_round_next, boosting_round, cli_metric, loss_metric
 from .box_rows import BoxRows
 from .bracketed_epochs import batch_record, epoch_record, is_bracketed, round_batch, round_end, speed_named
@@ -2483,6 +2491,10 @@ class GenericParser(StepLines[_Line]):
                 # The epoch said again without the run's epochs keeps them (kohya's ``epoch 5/80`` header, then its
                 # ``epoch is incremented. current_epoch: 4, epoch: 5``)
                 said = self._epoch
+            if (self._last is None and self._epoch is None and said.total and not line.epochs_bar
+                    and header_epochs(line.text) is not None):
+                # an epoch's header alone before any step (Keras' ``Epoch 1/50``): the run begun, its epochs said (banner.py)
+                events.append(RunInfo(at=None, total_epochs=int(said.total)))
             before, self._epoch = self._epoch, said
             if self._full_epoch is not None and self._full_epoch[0].per_pass and self._epoch.value >= 1:
                 self._epoch_before(self._epoch, events)

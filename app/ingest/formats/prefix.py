@@ -133,7 +133,11 @@ _RECORD_FIELD = re.compile(
     # ``train.py:254[27649] INFO ``); a file's name with its extension, so a record's own ``Epoch:5 `` is never one
     rf"|[\w<>-]{{1,120}}\.(?:py|pyx|lua|cc|cpp|c|h|rs|go|jl):\d{{1,7}}(?:\[\d{{1,9}}\])?:?\s+"
     rf"|[\w.<>-]{{1,120}} >>> "  # the logger's name and ``>>>`` (steppy's ``%(asctime)s %(name)s >>> %(message)s``)
+    # a colon glued to the time before the level (``%(asctime)s:%(levelname)s: %(message)s``, the Stanford CS230 project
+    # template's logger and the scripts built on it: ``2018-03-09 20:46:10,078:INFO: Starting training for 30 epoch(s)``)
+    rf"|:(?={_LEVEL}:\s)"
 )
+_GLUED_LEVEL = re.compile(rf":{_LEVEL}:\s")
 # A bracketed field that holds a training position is the record's own (not a logger's name or a level); so is a
 # bracket holding a count alone (a boosting round's ``[9]\ttest-error:0.027195`` after dmlc-core's ``[20:01:41] ``) or a
 # counter's word and its count (``[Epoch 7] Batch 120/126 | loss=0.0608``, ``[Epoch 7/10] train_loss=…``). BasicSR pads its
@@ -378,7 +382,7 @@ class PrefixReader:
             return self._dated(at), self._fields(line, end + 2)
         if m.re is _NAMED_DATE and line.startswith(": ", end):
             end += 1  # (``print(time.ctime() + ": " + …)``: the colon closes the time)
-        if end < len(line) and not (zoned or line[end].isspace() or line[end] in "[]|-"):
+        if end < len(line) and not (zoned or line[end].isspace() or line[end] in "[]|-" or _GLUED_LEVEL.match(line, end)):
             return None  # a date inside a word, not a record's time
         return self._dated(at, yearless=yearless), self._fields(line, end)
 

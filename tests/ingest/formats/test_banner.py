@@ -91,8 +91,11 @@ def test_a_line_of_prose_with_no_role_word_is_no_banner() -> None:
         # YOLOv5's and Ultralytics' sentence as training starts (tests/data/real/startup-yolov5-peshmerge-*.log)
         ("Starting training for 300 epochs...", Planned("epochs", 300, "Starting training")),
         ("Start training for 1,000 iterations.", Planned("steps", 1000, "Start training")),
-        # a sentence that says more than the plan, no count, or a zero: none
-        ("Starting training for 50 epochs on 2 GPUs", None),
+        # a setting after the plan leaves it the plan (start_sentences.py); a rest of a resumed run, a part of the run
+        ("Starting training for 50 epochs on 2 GPUs", Planned("epochs", 50, "Starting training")),
+        ("Starting training for 50 more epochs", None),
+        ("Starting warmup for 5 epochs", None),
+        # no count, or a zero: none
         ("Starting training...", None),
         ("Starting training for 0 epochs...", None),
     ],
