@@ -2709,6 +2709,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
     ("startup-chatglm-finetuning-issue112-lightning-parameter-totals-only.log", T0, "end",
      "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
+    # The loop's end in its own noun, pygcn's ``Optimization Finished!``: done at the last epoch printed, its time as printed
+    ("stopself-graph-bert-readme-pretrain-optimization-finished-total-time-elapsed-best-testing-performance.log", T0,
+     "end", "done · epoch 141", "done", {"step": 141, "loss": 0.0018, "step_seconds": 0.2353, "finished": True}),
 ]  # fmt: skip
 
 
