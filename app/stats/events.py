@@ -448,6 +448,10 @@ class StageEnd:
     # The same end as the one before, its summary now longer (a block of one figure a line, read a row at a time):
     # its summary is the end's, in place of what the one before said.
     amends: bool = False
+    # Its summary is the run's closing figures (a ``Final training loss: 1.14`` block, app/ingest/formats/summaries.py):
+    # printed after an end already said (``Training completed in 3 days``), they are that end's figures, added to its
+    # words rather than lost behind them.
+    figures: bool = False
     # The run's last step, as its closing lines name it (wandb's: its summary's ``global_step`` row, the last step of
     # the history it uploads as the run finishes); None where they name none.
     step: int | None = None

@@ -792,6 +792,8 @@ REAL_FORMATS = {
     "generic-bionemo-recipes-pr740-nemo-iteration-lines-val-loss-carried-unchanged-global-step-120-125-of-149.log": "generic",
     "generic-keys-values-issue97-litgpt-style-val-loss-valid-carried-between-val-lines-iter-170-180.log": "generic",
     "generic-xlnet-finetuning-post-epochs-bar-alone-train-loss-prints-epochs-4-of-4-done.log": "generic",
+    "stopself-graph-bert-readme-pretrain-optimization-finished-total-time-elapsed-best-testing-performance.log": "generic",
+    "stopself-gcn-run-readme-tf-gcn-epochs-196-200-unitless-time-optimization-finished-test-set-results.log": "generic",
     "generic-grace-results-epochs-bar-alone-at-its-end-epochs-200-of-200-done.log": "generic",
     "generic-transfer-learning-tutorial-costalferz-leaf-disease-readme-epochs-73-74-of-74-training-complete-in-2m-43s.log":
         "generic",

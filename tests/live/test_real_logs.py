@@ -2752,6 +2752,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
     ("startup-chatglm-finetuning-issue112-lightning-parameter-totals-only.log", T0, "end",
      "waiting for first step", "working", {"step": None, "loss": None, "step_seconds": None, "crash": None}),
+    # The loop's end in its own noun, pygcn's ``Optimization Finished!``: done at the last epoch printed, its time as printed
+    ("stopself-graph-bert-readme-pretrain-optimization-finished-total-time-elapsed-best-testing-performance.log", T0,
+     "end", "done · epoch 141", "done", {"step": 141, "loss": 0.0018, "step_seconds": 0.2353, "finished": True}),
+    # Kipf's TF gcn: ``Optimization Finished!`` the end; its ``time= 0.08811`` printed without a unit, no dates: no step time
+    ("stopself-gcn-run-readme-tf-gcn-epochs-196-200-unitless-time-optimization-finished-test-set-results.log", T0, "end",
+     "done · epoch 200", "done", {"step": 200, "loss": 0.59147, "step_seconds": None, "finished": True,
+                                  "figures": {"time/time": 0.08811}}),
 ]  # fmt: skip
 
 

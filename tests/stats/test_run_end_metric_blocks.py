@@ -80,14 +80,17 @@ def test_a_read_that_ends_inside_the_train_block_is_completed_by_the_next() -> N
 def test_after_the_trainer_s_dicts_the_blocks_move_nothing_and_give_the_evaluation() -> None:
     """The usual log: the train block after the summary dict says the same figures again, and the eval block the eval
     dict's: the run reads the same with or without them (done at step 16 of 16, its loss the last logged, its finished
-    summary the dict's), but for the evaluation the eval block completes (the dict alone is held at no step)."""
+    summary the dict's, its final evaluation at its last step: the eval dict printed after the end, the block's too)."""
     without = json_of(read([*BANNER, *STEPS, SUMMARY_DICT, *EVALUATION, MODEL_CARD]))
     with_blocks = json_of(read([*BANNER, *STEPS, SUMMARY_DICT, *TRAIN_BLOCK, *EVALUATION, *EVAL_BLOCK, MODEL_CARD]))
     assert (with_blocks.pop("source")["lines_read"], without.pop("source")["lines_read"]) == (33, 19)
     assert with_blocks["training"].pop("eval") == {"eval_loss": {"value": 1.9, "step": 16},
                                                    "eval_accuracy": {"value": 0.6, "step": 16}}
-    assert without["training"].pop("eval") is None
+    # (the dict names its step; the block, printed after it, is placed at the last step logged)
     assert with_blocks["details"].pop(-2) == "Eval eval_loss 1.9 · eval_accuracy 0.6 (after step 16, the last logged before it)"
+    assert without["details"].pop(-2) == "Eval eval_loss 1.9 · eval_accuracy 0.6 (step 16)"
+    assert without["training"].pop("eval") == {"eval_loss": {"value": 1.9, "step": 16},
+                                               "eval_accuracy": {"value": 0.6, "step": 16}}
     for data in (with_blocks, without):
         data["training_fields"] = [row for row in data["training_fields"] if not row["label"].startswith("eval ")]
     assert with_blocks == without

@@ -74,6 +74,10 @@ _EPOCH_TIME_NAMES = frozenset({"epoch time", "time epoch", "epoch duration", "ep
 _MAP = re.compile(r"^(?:eval |val |test )?m?ap(?:@?[\d.]+(?:[: ]\d+)?)?(?: [\d.]+)*$")
 _RATE_NAMES = frozenset({"fps", "samples sec", "samples s", "samples per second", "global step sec", "img s",
                          "images sec", "images s", "speed samples sec", "examples sec",
+                         # the same rates under a library's or a script's name (``samples_per_sec=412.5``,
+                         # ``imgs/s 812.3``, ``examples/s: 1201``, ``images_per_sec``)
+                         "samples per sec", "examples per sec", "examples per second", "examples s", "images per sec",
+                         "images per second", "imgs s", "imgs sec", "img sec",
                          "env steps per second"})  # (rsl_rl's ``Steps per second``: the environment's, in an RL block)
 # Frames a second named first and qualified after (rl_games' ``fps step: 524282.0 fps step and policy inference: 349520.9
 # fps total: 209712.3 epoch: 14/1000``): the environment's frames, never the optimizer's steps nor tokens.
@@ -255,7 +259,8 @@ def _sorted_name(raw: str, paren: str | None) -> tuple[Kin | None, str]:
     """The class of a printed name beside a step (no unit printed), and the name normalised."""
     name = normalise(raw + (f" {paren}" if paren else ""))
     kin = kin_of(name, None)
-    if kin is None and (name.endswith(" time") or name == "time") and not paren and name.split(" ")[0] not in _NOT_TIMES:
+    if kin is None and (name.endswith((" time", " timer")) or name in ("time", "timer")) and not paren \
+            and name.split(" ")[0] not in _NOT_TIMES:
         kin = Kin.TIME
     return kin, name
 

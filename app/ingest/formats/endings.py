@@ -53,7 +53,10 @@ _ENDED = re.compile(
     r"(?i)^\W{0,4}(?:stopping\b.{0,80}\b(?:max[_ ]steps|max[_ ]iters?|max[_ ]epochs)\b"
     r"|(?:saved|saving) (?:the )?final (?:model|weights|adapter|adapters|lora|checkpoint)\b"
     r"|final (?:model|weights|adapter weights|adapters?|checkpoint) (?:saved|written)\b"
-    r"|training (?:is |has )?(?:complete|completed|finished|done|ended|over)\b"
+    r"|training (?:is |has )?(?:complete|completed|finish|finished|done|ended|over)\b"
+    # the loop's other nouns for it (pygcn and the GCN scripts after it: ``Optimization Finished!``, ``Optimization
+    # finish!``; ``Fitting finished.``). (Caffe's solver's ``Optimization Done.`` is the generic reader's, with its date.)
+    r"|(?:optimi[sz]ation|fitting|learning) (?:is |has )?(?:complete|completed|finish|finished|ended|over)\b"
     r"|(?:finished|done|completed) training\b|end of training\b|stopping training\b|all done[.!]*$"
     r"|end of (?:the )?run[.!]*$"  # PyTorch-Ignite's launcher, once its function has returned
     r"|`?Trainer\.fit`? stopped\b|\d+ epochs? completed in\b"

@@ -281,7 +281,7 @@ _STAGE_POSITION = re.compile(r"\[([A-Za-z]{1,12}):\s?(\d{1,9}),\s{1,4}(\d{1,12})
 # A position in the epoch printed beside the run's own step (its count, the epoch's total), kept as figures.
 IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
 # A step record that may carry a figure of a name class (a rate's, an evaluation's): the cheap test first.
-_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|episodes|reward|return|[ _]time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
+_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|episodes|reward|return|[ _]timer?\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
 # The timing a line under a step may print alone, and the step's field each amends.
 _TIMING_FIELDS = {Field.STEP_TIME: "step_seconds", Field.ELAPSED: "elapsed_seconds", Field.ITS: "its",
                   Field.TOKENS_PER_SECOND: "tokens_per_second"}
@@ -1751,6 +1751,13 @@ class GenericParser(StepLines[_Line]):
                 and tied(s, known=True) is not None):
             # A line of the step's timing alone under it (``Step time: 0.52s``, ``elapsed: 0:12:30``): that step's
             return Kind.FULL, _Line("tie", at, readings, text=s)
+        if (not readings and self._last is not None and len(unknown) == 1 and unknown[0][1] is None
+                and unknown[0][3] is None and normalise(unknown[0][0]) in UNITLESS_NAMES and tied(s, known=True) is not None
+                and (value := number(unknown[0][2])) is not None):
+            # A stopwatch's time alone on its line, no unit printed (S3FD's and DSFD's ``Timer: 0.6720`` printed before
+            # each record): shown as printed under its name, never taken for a step's seconds (docs/figures.md)
+            return Kind.FULL, _Line("tie", at, text=s, named=(Named(Kin.TIME, normalise(unknown[0][0]), value,
+                                                                     unknown[0][0]),))
         if not readings:
             if self._last is None and ("\t" in s or "  " in s) and table_header(s):
                 # a table's header before its first row (spaCy v2's ``Itn.  Dep Loss  NER Loss …``): the run has begun
@@ -2950,6 +2957,8 @@ class GenericParser(StepLines[_Line]):
                 figures.append((EPOCH_SECONDS, named.value))
             elif named.kin is Kin.RATE:
                 figures.append(_rate_figure(named))
+            elif named.kin is Kin.TIME:
+                figures.append((TIME_PART + (named.printed or named.name), named.value))
         for r in line.readings:  # (a timing the grammar reads: the step's own, where its line printed none)
             key = _TIMING_FIELDS[r.field]
             if key == "its":

@@ -130,6 +130,10 @@ ALIASES: dict[str, Field] = {
     "iter time": Field.STEP_TIME,
     "step time": Field.STEP_TIME,
     "batch time": Field.STEP_TIME,
+    # the iteration's own stopwatch (``t1 - t0`` around it): DBPN's and the SR scripts' ``|| Timer: 0.4567 sec.``,
+    # ssd.pytorch's ``timer: 0.1234 sec.``, S3FD's and DSFD's ``Timer: 0.6720`` (no unit: docs/figures.md says when it
+    # is seconds)
+    "timer": Field.STEP_TIME,
     "time per step": Field.STEP_TIME,
     "per step time": Field.STEP_TIME,  # TensorFlow's Object Detection API (TF2): ``Step 100 per-step time 0.813s loss=1.396``
     "time step": Field.STEP_TIME,  # ``time/step 0.45s`` (a unit required: RL's ``time_step`` is a count)

@@ -75,7 +75,7 @@ def per_step_seconds(printed_seconds: float, steps: int, gap_seconds: float) -> 
 # within this factor (an order of magnitude: the records' span may hold other work, a sample or a save, the step's
 # own time never does). Their parts (``dtf``, ``dtb``: the forward and backward passes) are no step's time.
 UNITLESS_FACTOR = 10.0
-UNITLESS_NAMES = frozenset({"dt", "step time", "iter time", "time per step"})
+UNITLESS_NAMES = frozenset({"dt", "step time", "iter time", "time per step", "timer"})
 UNITLESS_NOTE = "as printed, in seconds as the log's dates confirm"
 
 

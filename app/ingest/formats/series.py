@@ -64,6 +64,8 @@ _CELL_NAME = re.compile(r"[A-Za-z][A-Za-z_ /.-]{0,39}")
 _CELL_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?:s|ms)?|nan|inf")
 _TABLE_CELLS = 12
 _UNITS = frozenset({"", "s", "ms", "h", "m", "min", "us", "%"})
+# A time's unit printed after its figure with a space between (``Timer: 0.4567 sec.``): kept with it.
+_SPACED_SECONDS = re.compile(r" (ms|s|secs?|seconds)\b\.?(?![\w/])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +127,17 @@ def masked(text: str) -> tuple[str, list[Slot], float | None]:
             slots.append(Slot(float("nan"), word, _name(before), False, False))
         else:
             whole = "." not in number and "e" not in number.lower() and unit == ""
-            slots.append(Slot(float(number), number + unit if unit in _UNITS else number,
-                              _name(before), whole, _TOTAL_LEAD.search(before) is not None))
+            spaced = _SPACED_SECONDS.match(text, m.end()) if unit == "" and not whole else None
+            printed = number + unit if unit in _UNITS else number
+            if spaced is not None:
+                printed = f"{number} {spaced.group(1)}"  # (``Timer: 0.4567 sec.``: its unit printed, a space before it)
+            slots.append(Slot(float(number), printed, _name(before), whole, _TOTAL_LEAD.search(before) is not None))
             if unit not in _UNITS:
                 parts.append(unit)
+            if spaced is not None:
+                parts.append(" " + spaced.group(1))
+                last = spaced.end()
+                continue
         last = m.end()
     parts.append(text[last:])
     # (a count padded to its total's width, ``[ 35/464]`` then ``[135/464]``, is the same record)

@@ -36,6 +36,23 @@ _BEST = re.compile(
 )
 # ``Total training time: 14.35m``, ``Training time: 0:12:03``, ``Training took 861.2 s``: the training's own total.
 _TIME = re.compile(r"(?i)^(?:total )?train(?:ing)? (?:time|took)\s*[:=]?\s*\d[\d:.,]*\s?(?:[a-z]{1,7})?\.?$")
+# What a script prints before its words to dress them (``📊 Final training loss: 1.1465``, ``✓``, ``==>``, ``***``,
+# ``>>>``, ``•``): up to four marks that are no word, number, bracket or quote, then spaces. The line reads as the
+# undecorated one does.
+_DECORATION = re.compile(r"^[^\w\s\[\](){}'\"`<]{1,4}\s*")
+# (the marks: ASCII's arrows, stars and dashes, bullets, the dingbats and symbols blocks, emoji)
+_DECORATION_MARKS = frozenset("=*>-•·→⇒") | frozenset(chr(c) for c in range(0x2190, 0x2C00))
+
+
+def undecorated(message: str) -> str:
+    """``message`` without the marks a script dresses it in (``📊 ``, ``==> ``); itself when it has none."""
+    head = message[:1]
+    if not head or head.isalnum() or (head not in _DECORATION_MARKS and ord(head) < 0x1F000):
+        return message
+    match = _DECORATION.match(message)
+    return message[match.end():] if match is not None and match.end() < len(message) else message
+
+
 # wandb's closing block: its header, its rows (a key, its last value), and the empty ``wandb:`` line that ends it.
 _WANDB_SUMMARY = re.compile(r"^(?:wandb:\s+)?Run summary:\s*$")  # (its ``wandb:`` may be lost in a paste)
 _WANDB_ROW = re.compile(r"^wandb:\s+(\S{1,120})\s+(\S{1,60})\s*$")
@@ -93,7 +110,7 @@ class SummaryBlock:
         summary = header + " · ".join(shown)
         if len(summary) > MAX_SUMMARY_CHARS:
             summary = summary[: MAX_SUMMARY_CHARS - 1] + "…"
-        return first - 1, StageEnd(None, summary=summary, said=True, step=step)
+        return first - 1, StageEnd(None, summary=summary, said=True, step=step, figures=not header)
 
     @property
     def under_way(self) -> bool:
@@ -120,6 +137,8 @@ class SummaryBlock:
                     self._take_step(row.group(1), row.group(2))
                 return row is not None
             return False
+        if message[:1] and not message[:1].isalnum():
+            message = undecorated(message)
         if _FINAL.match(message) or _TIME.match(message):
             self._ends = True
             self._rows.append(message)

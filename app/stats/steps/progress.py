@@ -336,6 +336,8 @@ class StepProgress:
         """A stop message (app/ingest/formats/endings.py): the end unless a step follows (Stage.take forgets
         it), so not sticky; the first one says it, and the first that says the run stopped short of its plan."""
         stage = self._stage
+        if event.figures and event.summary and self._closing_figures(event.summary):
+            return
         if stage is None and not event.saved and self._ended is None:
             self._ended = (event.summary or "finished", t, event.early)  # (no step line before it)
         if stage is None and event.step is not None:
@@ -352,6 +354,21 @@ class StepProgress:
             stage.said_end_at = stage.saved_at if stage.saved_at is not None else at
         if event.early and stage.stop_message is None:
             stage.stop_message = event.summary or "stopped early"
+
+    def _closing_figures(self, summary: str) -> bool:
+        """Add a closing block's final figures to the end already said (``Training completed in 3 days`` then
+        ``Final training loss: 1.14``): True when there was one, so the figures are its, not a second end."""
+        stage = self._stage
+        if stage is not None and stage.finished is not None:
+            if summary not in stage.finished:
+                stage.finished = f"{stage.finished} · {summary}"
+            return True
+        if stage is None and self._ended is not None:
+            said, at, early = self._ended
+            if summary not in said:
+                self._ended = (f"{said} · {summary}", at, early)
+            return True
+        return False
 
     # --- a run of usual steps, in bulk (the history import of an every-step log) -----
 
@@ -914,7 +931,9 @@ class StepProgress:
         figure = (event.value, event.step)
         if (
             stage is None
-            or (event.step is not None and stage.finished is not None)
+            # (after the end, at its last step: the run's final evaluation, ``Final eval accuracy: 0.83``; at
+            # another step, the next stage's first)
+            or (event.step is not None and stage.finished is not None and event.step != stage.latest.step)
             or (event.step is not None and event.step < stage.latest.step)
         ):
             # Printed before the next stage's first step (its step-0 validation).

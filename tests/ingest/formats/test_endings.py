@@ -56,6 +56,19 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         ("训练结束，共用时 3 小时", False),
         ("Saved final weights to adapters/adapters.safetensors.", False),
         ("最终模型已保存到 output/final", False),
+        # the loop's other nouns for its end: pygcn's ``Optimization Finished!`` (ghgmail/Graph-Bert's README_pretrain.md,
+        # tests/data/real), the TF scripts' ``Optimization finish!`` (and ``finish!!!``), and dressed in marks
+        (line("stopself-graph-bert-readme-pretrain-optimization-finished-total-time-elapsed-best-testing-performance.log",
+              "Optimization"), False),
+        ("Optimization finish!", False),
+        ("Optimization finish!!!", False),
+        ("Optimisation complete.", False),
+        ("Fitting finished.", False),
+        ("Training finished.", False),
+        ("==> Training finished.", False),
+        ("✅ Training completed in 3 days, 2:11:45", False),
+        ("✓ Training complete", False),
+        (">>> Training is done", False),
         # wandb's closing block, the shell come back, an IDE's exit
         (line(BABYGPT, "wandb: 🚀 View run absurd-frog-1 at:"), False),
         (line(BABYGPT, "wandb: Find logs at:"), False),
@@ -143,6 +156,8 @@ def test_a_save_of_the_model_alone_is_an_end_only_once_quiet_follows(message: st
         ("To update EarlyStopping(patience=100) pass a new patience value, i.e. `patience=300` or use `patience=0` to "
          "disable EarlyStopping."),
         "Epoch 3 complete",
+        "Optimization step 3 finished",  # (a step of it, not its end)
+        "learning rate finished warmup",
         "done loading data",
         "step 120 complete",
         "Engine run complete. Time taken: 00:12:03",  # PyTorch-Ignite says it of each evaluation run too

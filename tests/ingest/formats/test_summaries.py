@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from app.ingest.formats import create_parser, detect
 from app.ingest.formats.summaries import SummaryBlock
 from app.stats.events import StageEnd, StepRun, Tick, TrainStep
@@ -61,7 +63,8 @@ def test_a_block_s_end_goes_before_its_first_row() -> None:
     assert ended is not None
     # the row is line 2: its end goes after line 1 (the timestamp line above it)
     assert ended[0] == 1
-    assert ended[1] == StageEnd(None, summary="Total training time: 14.35m · Final train loss: 3.076997", said=True)
+    assert ended[1] == StageEnd(None, summary="Total training time: 14.35m · Final train loss: 3.076997", said=True,
+                                 figures=True)
 
 
 def test_best_figures_alone_are_no_end() -> None:
@@ -177,3 +180,42 @@ def test_the_steps_the_log_printed_stay_the_position_beside_the_summary_s(tmp_pa
     assert snapshot["state"] == "done"
     assert snapshot["training"]["step"] == 3
     assert "step_said" not in snapshot["training"]
+
+
+@pytest.mark.parametrize("mark", ["📊 ", "✅ ", "🚀 ", "✓ ", "==> ", "*** ", ">>> ", "• ", "- "])
+def test_a_final_figure_dressed_in_marks_reads_as_the_bare_line(mark: str) -> None:
+    # composed: the marks a script prints before its words change nothing of what the line says
+    block = SummaryBlock()
+    assert block.see(0, f"{mark}Final training loss: 1.1465217211914063") is None
+    closed = block.end()
+    assert closed is not None
+    assert closed[1].summary == "Final training loss: 1.1465217211914063"
+
+
+def test_a_final_figure_after_the_end_said_is_that_end_s(tmp_path: Path) -> None:
+    # composed, in the shape of a QLoRA script's closing lines (no step line in the paste): the end said in words, then
+    # the final loss under its printed name; the run is done and the loss is shown with its end, not lost behind it
+    lines = ["🚀 Starting training...", "✅ Training completed in 3 days, 2:11:45.123456",
+             "📊 Final training loss: 1.1465217211914063"]
+    snapshot = read_cold(tmp_path, lines, at=T0)
+    assert snapshot["state"] == "done"
+    assert snapshot["status_line"] == "done · no step line"
+    assert finished_line(snapshot) == ("Finished: ✅ Training completed in 3 days, 2:11:45.123456"
+                                       " · Final training loss: 1.1465217211914063")
+
+
+def test_final_figures_after_the_last_step_s_end_are_the_run_s(tmp_path: Path) -> None:
+    # composed: steps 100-300, the end said, then the final figures. The final training loss is the run's last loss
+    # (2.01, as the last step printed); the final evaluation and the best are the run's evaluations at its last step,
+    # the best under its own name (a best, not the last)
+    lines = ["step 100 loss 2.31", "step 200 loss 2.12", "step 300 loss 2.01", "==> Training finished.",
+             "Final training loss: 2.01", "*** Final eval accuracy: 0.8312", ">>> Best val loss: 1.98"]
+    snapshot = read_cold(tmp_path, lines, at=T0)
+    assert snapshot["state"] == "done"
+    assert snapshot["status_line"] == "done · step 300"
+    training = snapshot["training"]
+    assert training["step"] == 300 and training["loss"] == 2.01
+    assert finished_line(snapshot).startswith("Finished: ==> Training finished. · Final training loss: 2.01")
+    evals = training["eval"]
+    assert evals["final_eval_accuracy"] == {"value": 0.8312, "step": 300}
+    assert evals["best_val_loss"]["value"] == 1.98
