@@ -541,7 +541,7 @@ class _Line:
     amends: list[Event] | None = None
     continues: bool = False  # a logged record of figures written in prose, going on: this line adds to it (no new record)
     of_round: bool = False  # a batch that names no epoch, counted in the round its trainer ends in a line of its own
-    scored_step: int | None = None  # the step a results block's figures are at (its ``global_step``; None: the latest)
+    scored_step: int | None = None  # the step a results block's or a tied score's figures are at (its ``global_step``; None: the latest)
     unitless_seconds: float | None = None  # a step's time printed with no unit (``dt=0.0199``): seconds, if dates agree
 
     def step_before(self, other: _Line) -> bool:
@@ -1786,9 +1786,12 @@ class GenericParser(StepLines[_Line]):
         lone = _lone_figure(unknown, readings) if unknown and not record and groups is None else None
         if lone is not None and self._last is not None and _evaluated_step(lone[0], readings, self._last):
             # (``Step 200 accuracy: 0.81`` after ``Step 200 loss 2.20``, ``Step 50 acc: 0.8123`` after step 200: a
-            # score at a step already logged is that step's evaluation, never a step, never the position going back)
+            # score at a step already logged is that step's evaluation, filed at the step it names, never a step,
+            # never the position going back)
+            position = _position(readings)
             return Kind.FULL, _Line("tie", at, text=s, named=tuple(
-                Named(Kin.EVAL, normalise(name), value, name) for name, value in lone[0]))
+                Named(Kin.EVAL, normalise(name), value, name) for name, value in lone[0]),
+                scored_step=int(position.value) if position is not None else None)
         if lone is None and unknown and not record and groups is None:
             lone = _generation_figures(unknown, readings)
         line = _Line("step", at, readings, text=s, train=trained)
@@ -2922,7 +2925,8 @@ class GenericParser(StepLines[_Line]):
             if named.kin is Kin.EVAL:
                 label = _named_label(named)
                 self._evals[label] = named.value
-                events.append(EvalResult(at=line.at, name=label, value=named.value, step=self._last[0]))
+                step = line.scored_step if line.scored_step is not None else self._last[0]
+                events.append(EvalResult(at=line.at, name=label, value=named.value, step=step))
             elif named.kin is Kin.ELAPSED:
                 amend["elapsed_seconds"] = named.value
             elif named.kin is Kin.EPOCH_TIME:
