@@ -250,7 +250,7 @@ SHARED_FORMAT_MODULES = {"__init__", "base", "fields", "prefix", "shapes", "regi
 GENERIC_PARTS = {"fairseq_lua", "coco", "vertical_records", "keras_bars", "scalar_prints", "tagged_scalars", "yolo_rows",
                  "interval_times", "drawn_bars", "series", "step_source", "tree_summaries", "run_args", "bracketed_epochs",
                  "prose_figures", "run_clock", "box_rows",
-                 "lost_losses", "loss_groups", "split_records", "run_time", "results_blocks", "epoch_time",
+                 "lost_losses", "loss_groups", "split_records", "run_time", "results_blocks", "epoch_time", "step_evals",
                  "marked_scores", "legends", "metric_lines"}
 
 

@@ -127,6 +127,7 @@ from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
 from .shapes import METRICS_HEADER, METRICS_ROW, RESULTS_HEADER
 from .split_records import TRAIN as TRAIN_SPLIT
+from .step_evals import EVALUATED_WORDS, SCORED_WORDS, evaluated_at
 from .split_records import split_record
 from .step_source import (
     STARRED_SUMMARY,
@@ -1724,6 +1725,14 @@ class GenericParser(StepLines[_Line]):
                 and tied(s, known=True) is not None):
             # A line of the step's timing alone under it (``Step time: 0.52s``, ``elapsed: 0:12:30``): that step's
             return Kind.FULL, _Line("tie", at, readings, text=s)
+        if (readings and unknown and self._last is not None
+                and all(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings)
+                and (step_scored := evaluated_at(unknown, losses=True)) is not None):
+            # (``eval at step 400: acc 0.71, loss 1.95``: that step's evaluation, its loss the evaluation's, step_evals.py)
+            losses = tuple(Named(Kin.EVAL, "val loss" if r.field is Field.LOSS else normalise(r.name), r.value, r.name)
+                           for r in readings)
+            return Kind.FULL, _Line("tie", at, text=s, scored_step=step_scored[0], named=(*losses, *(
+                Named(Kin.EVAL, normalise(name), value, name) for name, value in step_scored[1])))
         if not readings:
             if self._last is None and ("\t" in s or "  " in s) and table_header(s):
                 # a table's header before its first row (spaCy v2's ``Itn.  Dep Loss  NER Loss …``): the run has begun
@@ -1753,6 +1762,10 @@ class GenericParser(StepLines[_Line]):
                 # the PyTorch examples' ``Test Epoch: 33<TAB>Accuracy: 9466/11005 (86%)``: a test pass's result, its
                 # score a count of a total and its share (no step of its own: the training records count those)
                 return Kind.FULL, _Line("eval", at, text=s)
+            if self._last is not None and (step_scored := evaluated_at(unknown)) is not None:
+                # (``eval at step 400: acc 0.71``: that step's evaluation, step_evals.py; never the position)
+                return Kind.FULL, _Line("tie", at, text=s, scored_step=step_scored[0], named=tuple(
+                    Named(Kin.EVAL, normalise(name), value, name) for name, value in step_scored[1]))
             # (before any step, an evaluation's scores alone: a paste that begins with the last one, DGL's ``Eval Acc 0.8398``)
             tied_figures = tied(s) if self._last is not None else scores(tied(s)) or self._rates_alone(tied(s))
             if tied_figures is not None:
@@ -3553,12 +3566,6 @@ _NOT_LONE = frozenset({"size", "bs", "count", "num", "n", "total", "lr", "time",
                        "best", "min", "max", "epochs", "steps", "iters", "batches", "workers", "eta", "remaining",
                        "elapsed", "progress", "done", "left", "lambda", "alpha", "beta", "gamma", "temperature", "eps",
                        "epsilon", "scale", "weight", "decay", "momentum", "warmup"})
-# Words that make it a score or a return, never the figure a run trains down: shown under its own name, no loss.
-_SCORED_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
-                          "perplexity", "iou", "miou", "map", "em", "reward", "rewards", "return", "score", "top1",
-                          "top5", "prec", "psnr", "ssim", "dice", "r2", "ap", "fitness"})
-# The score words an evaluation prints (a return, a reward, a fitness is the run's own figure, not an evaluation's).
-_EVALUATED_WORDS = _SCORED_WORDS - {"reward", "rewards", "return", "fitness"}
 # The names under which a step record's one figure is the loss it trains by (docs/figures.md, "A step's own figures";
 # ``loss`` itself and ``*_loss`` are the grammar's and the headed rules'): the usual letters for a loss or a cost
 # (``L``, ``J``), a named criterion (``nll``, ``ce``, ``bce``, ``xent``), a cost or an error the run minimises
@@ -3575,7 +3582,7 @@ def _evaluated_step(figures: tuple[tuple[str, float], ...], readings: list[Readi
                     last: tuple[int, float | None]) -> bool:
     """Whether a step record's own figures are all an evaluation's scores (``acc``, ``f1``; a return or a reward is the
     run's own) at a step no later than the last one logged: that step's evaluation, not a step."""
-    if not all(set(normalise(name).split(" ")) & _EVALUATED_WORDS for name, _ in figures):
+    if not all(set(normalise(name).split(" ")) & EVALUATED_WORDS for name, _ in figures):
         return False
     position = _position(readings)
     if position is not None:
@@ -3620,7 +3627,7 @@ def _lone_figure(unknown: list[tuple[str, str | None, str, str | None]],
         value = number(value_text)
         if value is None:
             return None
-        scored = bool(set(words) & _SCORED_WORDS)
+        scored = bool(set(words) & SCORED_WORDS)
         lossy = lossy or (not scored and (name in _LOSS_NAMES or "loss" in name  # (glued: ``lossD``)
                                           or (len(words) == 2 and words[0] == "train")))
         figures.append((raw.strip(), value))

@@ -1,0 +1,47 @@
+"""An evaluation's line that names the step it evaluated, before its scores (step_evals.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.ingest.formats.generic import GenericParser
+from app.ingest.formats.step_evals import evaluated_at
+from app.stats.events import EvalResult, TrainStep
+
+
+@pytest.mark.parametrize(
+    ("unknown", "losses", "read"),
+    [
+        ([("eval at step", None, "400", None), ("acc", None, "0.71", None)], False, (400, (("acc", 0.71),))),
+        ([("Evaluation on global step", None, "2000", None), ("BLEU", None, "27.1", None), ("loss", None, "1.95", None)],
+         False, (2000, (("BLEU", 27.1), ("loss", 1.95)))),
+        ([("valid @ iter", None, "12", None)], True, (12, ())),  # (its loss read by the grammar already)
+        ([("valid @ iter", None, "12", None)], False, None),  # (no figure: nothing evaluated)
+        ([("eval at step", None, "400", None), ("samples", None, "1000", None)], False, None),  # (a count, no score)
+        ([("eval at step", None, "400", None), ("reward", None, "35.0", None)], False, None),  # (the run's own return)
+        ([("eval at step", None, "400", None), ("acc", None, "71", "%")], False, None),  # (a unit: another rule's)
+        ([("eval steps", None, "500", None), ("acc", None, "0.71", None)], False, None),  # (a setting's plural)
+        ([("eval at step", None, "4.5", None), ("acc", None, "0.71", None)], False, None),  # (no count)
+        ([("the eval at step", None, "400", None), ("acc", None, "0.71", None)], False, None),  # (prose)
+    ],
+)
+def test_an_evaluation_s_step_leads_its_figures(
+        unknown: list[tuple[str, str | None, str, str | None]], losses: bool,
+        read: tuple[int, tuple[tuple[str, float], ...]] | None) -> None:
+    assert evaluated_at(unknown, losses=losses) == read
+
+
+# Composed: an evaluation run beside the training, its result for step 400 printed once the training logged step 600
+# (hand-computed: the position stays at step 600 and then 700, the scores are step 400's; no step 400 record).
+LATE = ["step 500 loss 1.90", "step 600 loss 1.85", "eval at step 400: acc 0.71, loss 1.95", "step 700 loss 1.80"]
+
+
+def test_an_evaluation_printed_after_later_steps_is_its_own_step_s_and_no_step() -> None:
+    events = GenericParser().feed(LATE)
+    assert [(s.step, s.loss) for s in events if isinstance(s, TrainStep)] == [(500, 1.90), (600, 1.85), (700, 1.80)]
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
+        ("val_loss", 1.95, 400), ("acc", 0.71, 400)]
+
+
+def test_such_a_line_before_any_step_is_left_to_the_other_rules() -> None:
+    assert not [e for e in GenericParser().feed(["eval at step 400: acc 0.71"]) if isinstance(e, EvalResult | TrainStep)]
