@@ -633,6 +633,7 @@ class GenericParser(StepLines[_Line]):
         self._fit_epoch: Reading | None = None  # the last epoch said with the run's epochs (Keras' ``Epoch 100/100``)
         self._fit_bar: int | None = None  # the count of the last epoch's full Keras bar, ``fit`` over: none since
         self._last: tuple[int, float | None] | None = None
+        self._last_counter: str | None = None  # what the last step line counted where no training step (TrainStep.counter)
         # A search's trial lines (``_search_trial``): the first held until a second shows the log's records are trials;
         # True once they are
         self._trial_held: _Line | None = None
@@ -1696,6 +1697,14 @@ class GenericParser(StepLines[_Line]):
                     steps_name = planned_args.steps_key or "steps"
                     planned_readings.append(Reading(Field.TOTAL, steps_name, float(planned_args.steps)))
                 return Kind.FULL, _Line("args", at, planned_readings, text=s)
+        if not readings and self._last is not None and (step_scored := evaluated_at(unknown)) is not None:
+            # (``eval at step 400: acc 0.71``, ``Eval at episode 90: average reward 40.0`` where the run counts episodes:
+            # that step's evaluation, step_evals.py; never the position. An episode's where the run counts steps is at
+            # no step it logged: no record, never its episode's count read as a figure)
+            if step_scored[1] != self._last_counter:
+                return Kind.FULL, None
+            return Kind.FULL, _Line("tie", at, text=s, scored_step=step_scored[0], named=tuple(
+                Named(Kin.EVAL, normalise(name), value, name) for name, value in step_scored[2]))
         if "eward" in s or "eturn" in s or "core" in s:
             readings = _episode_line(readings, unknown, s)
         if not readings and unknown and "eward" in s:
@@ -1727,12 +1736,13 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, _Line("tie", at, readings, text=s)
         if (readings and unknown and self._last is not None
                 and all(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings)
-                and (step_scored := evaluated_at(unknown, losses=True)) is not None):
+                and (step_scored := evaluated_at(unknown, losses=True)) is not None
+                and step_scored[1] == self._last_counter):
             # (``eval at step 400: acc 0.71, loss 1.95``: that step's evaluation, its loss the evaluation's, step_evals.py)
             losses = tuple(Named(Kin.EVAL, "val loss" if r.field is Field.LOSS else normalise(r.name), r.value, r.name)
                            for r in readings)
             return Kind.FULL, _Line("tie", at, text=s, scored_step=step_scored[0], named=(*losses, *(
-                Named(Kin.EVAL, normalise(name), value, name) for name, value in step_scored[1])))
+                Named(Kin.EVAL, normalise(name), value, name) for name, value in step_scored[2])))
         if not readings:
             if self._last is None and ("\t" in s or "  " in s) and table_header(s):
                 # a table's header before its first row (spaCy v2's ``Itn.  Dep Loss  NER Loss …``): the run has begun
@@ -1762,10 +1772,6 @@ class GenericParser(StepLines[_Line]):
                 # the PyTorch examples' ``Test Epoch: 33<TAB>Accuracy: 9466/11005 (86%)``: a test pass's result, its
                 # score a count of a total and its share (no step of its own: the training records count those)
                 return Kind.FULL, _Line("eval", at, text=s)
-            if self._last is not None and (step_scored := evaluated_at(unknown)) is not None:
-                # (``eval at step 400: acc 0.71``: that step's evaluation, step_evals.py; never the position)
-                return Kind.FULL, _Line("tie", at, text=s, scored_step=step_scored[0], named=tuple(
-                    Named(Kin.EVAL, normalise(name), value, name) for name, value in step_scored[1]))
             # (before any step, an evaluation's scores alone: a paste that begins with the last one, DGL's ``Eval Acc 0.8398``)
             tied_figures = tied(s) if self._last is not None else scores(tied(s)) or self._rates_alone(tied(s))
             if tied_figures is not None:
@@ -3408,6 +3414,7 @@ class GenericParser(StepLines[_Line]):
         if step_reading is not None and loss is not None and bar is None:
             self._record_line = (step_reading.name, loss.value, self._pieces_read)
         if isinstance(last, TrainStep):
+            self._last_counter = last.counter  # (what an evaluation's step names must count to be one of its: step_evals.py)
             # the run's last step: its last epoch's (of a printed total), no further step of its stride short of its total
             stride = last.step - self._last_step if self._last_step is not None else 0
             self._last_step = last.step

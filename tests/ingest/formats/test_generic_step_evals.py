@@ -12,13 +12,15 @@ from app.stats.events import EvalResult, TrainStep
 @pytest.mark.parametrize(
     ("unknown", "losses", "read"),
     [
-        ([("eval at step", None, "400", None), ("acc", None, "0.71", None)], False, (400, (("acc", 0.71),))),
+        ([("eval at step", None, "400", None), ("acc", None, "0.71", None)], False, (400, None, (("acc", 0.71),))),
         ([("Evaluation on global step", None, "2000", None), ("BLEU", None, "27.1", None), ("loss", None, "1.95", None)],
-         False, (2000, (("BLEU", 27.1), ("loss", 1.95)))),
-        ([("valid @ iter", None, "12", None)], True, (12, ())),  # (its loss read by the grammar already)
+         False, (2000, None, (("BLEU", 27.1), ("loss", 1.95)))),
+        ([("valid @ iter", None, "12", None)], True, (12, None, ())),  # (its loss read by the grammar already)
         ([("valid @ iter", None, "12", None)], False, None),  # (no figure: nothing evaluated)
         ([("eval at step", None, "400", None), ("samples", None, "1000", None)], False, None),  # (a count, no score)
-        ([("eval at step", None, "400", None), ("reward", None, "35.0", None)], False, None),  # (the run's own return)
+        # (an evaluation's return, its word leading the line; an episode it names said so)
+        ([("Eval at episode", None, "90", None), ("average reward", None, "40.0", None)], False,
+         (90, "episode", (("average reward", 40.0),))),
         ([("eval at step", None, "400", None), ("acc", None, "71", "%")], False, None),  # (a unit: another rule's)
         ([("eval steps", None, "500", None), ("acc", None, "0.71", None)], False, None),  # (a setting's plural)
         ([("eval at step", None, "4.5", None), ("acc", None, "0.71", None)], False, None),  # (no count)
@@ -27,7 +29,7 @@ from app.stats.events import EvalResult, TrainStep
 )
 def test_an_evaluation_s_step_leads_its_figures(
         unknown: list[tuple[str, str | None, str, str | None]], losses: bool,
-        read: tuple[int, tuple[tuple[str, float], ...]] | None) -> None:
+        read: tuple[int, str | None, tuple[tuple[str, float], ...]] | None) -> None:
     assert evaluated_at(unknown, losses=losses) == read
 
 
@@ -45,3 +47,23 @@ def test_an_evaluation_printed_after_later_steps_is_its_own_step_s_and_no_step()
 
 def test_such_a_line_before_any_step_is_left_to_the_other_rules() -> None:
     assert not [e for e in GenericParser().feed(["eval at step 400: acc 0.71"]) if isinstance(e, EvalResult | TrainStep)]
+
+
+# Composed: an RL loop's line an episode, then its evaluation of episode 90 (hand-computed: the run stays at episode
+# 102, the evaluation's return 40.0 is episode 90's, no episode 90 record).
+EPISODES = ["Episode 100 | reward 35.0 | length 200", "Episode 101 | reward 36.0 | length 200",
+            "Episode 102 | reward 31.0 | length 200", "Eval at episode 90: average reward 40.0"]
+
+
+def test_an_episode_s_evaluation_is_that_episode_s_where_the_run_counts_episodes() -> None:
+    events = GenericParser().feed(EPISODES)
+    assert [(s.step, s.counter) for s in events if isinstance(s, TrainStep)] == [
+        (100, "episode"), (101, "episode"), (102, "episode")]
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [("average_reward", 40.0, 90)]
+
+
+def test_an_episode_s_evaluation_in_a_run_of_steps_is_no_figure() -> None:
+    # (no step of the run's is that episode: never its count shown as a figure, never a step)
+    events = GenericParser().feed(["step 500 loss 1.90", "step 600 loss 1.85", "eval at episode 4: reward 40.0"])
+    assert [s.step for s in events if isinstance(s, TrainStep)] == [500, 600]
+    assert not [e for e in events if isinstance(e, EvalResult)]
