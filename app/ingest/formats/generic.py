@@ -634,6 +634,7 @@ class GenericParser(StepLines[_Line]):
         self._fit_bar: int | None = None  # the count of the last epoch's full Keras bar, ``fit`` over: none since
         self._last: tuple[int, float | None] | None = None
         self._last_counter: str | None = None  # what the last step line counted where no training step (TrainStep.counter)
+        self._last_position: str | None = None  # the name of the last step line's own counter, as read (``step``)
         # A search's trial lines (``_search_trial``): the first held until a second shows the log's records are trials;
         # True once they are
         self._trial_held: _Line | None = None
@@ -1964,6 +1965,11 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, line
         line = _decide(line)
         line.of_round = of_round
+        if line.what == "eval" and self._on_from_last(readings):
+            # (``Epoch 1 Step 30 | Loss: 2.12 | Avg Loss: 2.33 | eval_loss: 2.50`` after ``… Step 20 | Loss: 2.20 | …``:
+            # the training's own record under its own counter, gone on, with its evaluation beside: the step and its
+            # evaluation, never an evaluation that leaves the run behind at step 20)
+            line.what, line.evaluation = "step", True
         if table_row and (line.what == "other" or (line.what == "epoch" and not line.begun)):
             # A row under a header that names its position column (YOLO's ``Epoch``): the row is that position's
             # record, whatever of its figures tokwatch knows (``box_loss``, ``cls_loss`` are parts of a loss). (An epoch
@@ -2679,6 +2685,18 @@ class GenericParser(StepLines[_Line]):
             return False
         epoch = _first(line.readings, Field.EPOCH)
         return epoch is not None and full[0].epoch is not None and epoch.value == full[0].epoch
+
+    def _on_from_last(self, readings: list[Reading]) -> bool:
+        """Whether a line read as an evaluation's is the training's record gone on: its counter the one the step lines
+        count by, ahead of the last, and a bare ``loss`` beside the evaluation's (the step's own, as on every step line;
+        nanoGPT's ``step 500: train loss …, val loss …`` names its loss by the split it estimates and counts by another
+        word than its ``iter`` lines)."""
+        if self._last is None or self._last_position is None:
+            return False
+        position = _position(readings)
+        return (position is not None and position.field is Field.STEP and position.name == self._last_position
+                and position.value > self._last[0]
+                and any(r.field is Field.LOSS and r.name.lower() == "loss" for r in readings))
 
     def _second_line(self, line: _Line, position: Reading | None, loss: Reading | None, readings: list[Reading],
                      events: list[Event]) -> bool:
@@ -3415,6 +3433,7 @@ class GenericParser(StepLines[_Line]):
             self._record_line = (step_reading.name, loss.value, self._pieces_read)
         if isinstance(last, TrainStep):
             self._last_counter = last.counter  # (what an evaluation's step names must count to be one of its: step_evals.py)
+            self._last_position = step_reading.name if step_reading is not None and bar is None else None
             # the run's last step: its last epoch's (of a printed total), no further step of its stride short of its total
             stride = last.step - self._last_step if self._last_step is not None else 0
             self._last_step = last.step

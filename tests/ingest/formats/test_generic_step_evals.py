@@ -67,3 +67,22 @@ def test_an_episode_s_evaluation_in_a_run_of_steps_is_no_figure() -> None:
     events = GenericParser().feed(["step 500 loss 1.90", "step 600 loss 1.85", "eval at episode 4: reward 40.0"])
     assert [s.step for s in events if isinstance(s, TrainStep)] == [500, 600]
     assert not [e for e in events if isinstance(e, EvalResult)]
+
+
+# Composed: a loop's step lines, each its loss and its running average, the last with its evaluation's loss beside
+# (hand-computed: the run is at step 30, its loss the step's 2.12, never the average 2.33; eval_loss 2.50 is step 30's).
+AVERAGED = ["Epoch 1 Step 10 | Loss: 2.31 | Avg Loss: 2.45", "Epoch 1 Step 20 | Loss: 2.20 | Avg Loss: 2.40",
+            "Epoch 1 Step 30 | Loss: 2.12 | Avg Loss: 2.33 | eval_loss: 2.50"]
+
+
+def test_a_step_line_with_its_evaluation_beside_is_the_step_and_its_evaluation() -> None:
+    events = GenericParser().feed(AVERAGED)
+    assert [(s.step, s.loss) for s in events if isinstance(s, TrainStep)] == [(10, 2.31), (20, 2.20), (30, 2.12)]
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [("eval_loss", 2.50, 30)]
+
+
+def test_an_evaluation_under_another_counter_than_the_steps_stays_an_evaluation() -> None:
+    # (nanoGPT's shape: ``iter`` lines train, a ``step`` line estimates the splits' losses; no step of its own)
+    events = GenericParser().feed(["iter 480: loss 2.10, time 50.1ms", "iter 490: loss 2.08, time 50.3ms",
+                                   "step 500: train loss 2.0049, val loss 2.0904"])
+    assert [s.step for s in events if isinstance(s, TrainStep)] == [480, 490]
