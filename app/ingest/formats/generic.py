@@ -127,8 +127,8 @@ from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
 from .shapes import METRICS_HEADER, METRICS_ROW, RESULTS_HEADER
 from .split_records import TRAIN as TRAIN_SPLIT
-from .step_evals import EVALUATED_WORDS, SCORED_WORDS, evaluated_at
 from .split_records import split_record
+from .step_evals import EVALUATED_WORDS, SCORED_WORDS, evaluated_at
 from .step_source import (
     STARRED_SUMMARY,
     StepSource,
@@ -1740,9 +1740,9 @@ class GenericParser(StepLines[_Line]):
                 and (step_scored := evaluated_at(unknown, losses=True)) is not None
                 and step_scored[1] == self._last_counter):
             # (``eval at step 400: acc 0.71, loss 1.95``: that step's evaluation, its loss the evaluation's, step_evals.py)
-            losses = tuple(Named(Kin.EVAL, "val loss" if r.field is Field.LOSS else normalise(r.name), r.value, r.name)
-                           for r in readings)
-            return Kind.FULL, _Line("tie", at, text=s, scored_step=step_scored[0], named=(*losses, *(
+            its_losses = tuple(Named(Kin.EVAL, "val loss" if r.field is Field.LOSS else normalise(r.name), r.value,
+                                     r.name) for r in readings)
+            return Kind.FULL, _Line("tie", at, text=s, scored_step=step_scored[0], named=(*its_losses, *(
                 Named(Kin.EVAL, normalise(name), value, name) for name, value in step_scored[2])))
         if not readings:
             if self._last is None and ("\t" in s or "  " in s) and table_header(s):
@@ -2962,8 +2962,8 @@ class GenericParser(StepLines[_Line]):
             if named.kin is Kin.EVAL:
                 label = _named_label(named)
                 self._evals[label] = named.value
-                step = line.scored_step if line.scored_step is not None else self._last[0]
-                events.append(EvalResult(at=line.at, name=label, value=named.value, step=step))
+                scored = line.scored_step if line.scored_step is not None else self._last[0]
+                events.append(EvalResult(at=line.at, name=label, value=named.value, step=scored))
             elif named.kin is Kin.ELAPSED:
                 amend["elapsed_seconds"] = named.value
             elif named.kin is Kin.EPOCH_TIME:

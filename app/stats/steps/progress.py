@@ -915,10 +915,10 @@ class StepProgress:
         return True
 
     @staticmethod
-    def _earlier_step(stage: Stage | None, step: int | None) -> bool:
+    def _earlier_step(stage: Stage, step: int | None) -> bool:
         """Whether an evaluation's step is one this stage trained through already (a step 0's is none: the validation a
         run starts with, the next stage's)."""
-        return stage is not None and step is not None and stage.finished is None and 0 < step < stage.latest.step
+        return step is not None and stage.finished is None and 0 < step < stage.latest.step
 
     def _eval(self, event: EvalResult, t: float | None) -> None:
         if self._eval_as_step(event, t):
@@ -934,7 +934,7 @@ class StepProgress:
             self._pending_evals[event.name] = figure
             if stage is None:
                 self._evaluating_ended = True  # (a result of the pass before any step: it is over)
-            if not self._earlier_step(stage, event.step):
+            if stage is None or not self._earlier_step(stage, event.step):
                 return
             # An earlier step of this stage's (``eval at step 400: acc 0.71`` printed at step 600, an evaluation run
             # beside the training): that step's evaluation now, the position kept; still the next stage's too where a
