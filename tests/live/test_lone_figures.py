@@ -99,13 +99,42 @@ def test_what_is_no_lone_figure(tmp_path: Path, record: str) -> None:
         # a score at the step just logged: that step's evaluation, the step's loss kept
         (["Step 100 loss 2.30", "Step 200 loss 2.20", "Step 200 accuracy: 0.81", "Step 300 loss 2.10",
           "Step 300 accuracy: 0.83"], 300, 2.10, {"accuracy": {"value": 0.83, "step": 300}}),
-        # a score at a step before the last logged: an evaluation, never the position going back to 50, the loss kept
+        # a score at a step before the last logged: that step's evaluation, filed at step 50, never the position going
+        # back to 50, the loss kept
         (["Epoch 1, Step 100, loss 2.30", "Epoch 1, Step 200, loss 2.20", "Step 50 acc: 0.8123"], 200, 2.20,
-         {"acc": {"value": 0.8123, "step": 200}}),
+         {"acc": {"value": 0.8123, "step": 50}}),
+        # and where the run goes on after it: still step 50's, the position the latest step's
+        (["Epoch 1, Step 100, loss 2.30", "Epoch 1, Step 200, loss 2.20", "Step 50 acc: 0.8123",
+          "Epoch 1, Step 300, loss 2.10"], 300, 2.10, {"acc": {"value": 0.8123, "step": 50}}),
     ],
 )
 def test_a_score_at_a_step_already_logged_is_an_evaluation_never_a_step(
         tmp_path: Path, lines: list[str], step: int, loss: float, evaluation: dict[str, object]) -> None:
     training = read_cold(tmp_path, lines)["training"]
     assert (training["step"], training["loss"], training["figures"]) == (step, loss, None)
+    assert training["eval"] == evaluation
+
+
+@pytest.mark.parametrize(
+    ("lines", "step", "loss", "evaluation"),
+    [
+        # an evaluation run beside the training, its result printed two logged steps later: step 400's (500 to 600)
+        (["step 500 loss 1.90", "step 600 loss 1.85", "Step 400: eval_loss 1.95"], 600, 1.85,
+         {"eval_loss": {"value": 1.95, "step": 400}}),
+        # … and the training going on after it: still step 400's, the position the latest step's
+        (["step 500 loss 1.90", "step 600 loss 1.85", "Evaluation at step 400: accuracy = 0.71, eval_loss = 1.95",
+          "step 700 loss 1.80"], 700, 1.80,
+         {"eval_loss": {"value": 1.95, "step": 400}, "accuracy": {"value": 0.71, "step": 400}}),
+        # a run started again from step 0, its first validation before its first step: the new run's, at step 0
+        (["step 500 loss 1.90", "step 600 loss 1.85", "Step 0: eval_loss 2.95", "step 10 loss 2.90"], 10, 2.90,
+         {"eval_loss": {"value": 2.95, "step": 0}}),
+        # a run resumed from step 400's checkpoint, that step's validation before its first step: the resumed run's
+        (["step 500 loss 1.90", "step 600 loss 1.85", "Step 400: eval_loss 1.97", "step 410 loss 1.88"], 410, 1.88,
+         {"eval_loss": {"value": 1.97, "step": 400}}),
+    ],
+)
+def test_an_evaluation_printed_for_an_earlier_step_is_that_step_s_and_never_moves_the_position_back(
+        tmp_path: Path, lines: list[str], step: int, loss: float, evaluation: dict[str, object]) -> None:
+    training = read_cold(tmp_path, lines)["training"]
+    assert (training["step"], training["loss"]) == (step, loss)
     assert training["eval"] == evaluation

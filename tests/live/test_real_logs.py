@@ -800,7 +800,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # nanochat's step lines quoted behind an hourly monitor's labels, each twice: read once
     ("nanochat-rtx4070-hourly-monitor-quoted-step-lines.log", T0, "end", "step 23129/200000 · 50.4M tok/h", "training",
      {"step": 23129, "total_steps": 200000, "loss": 3.195979, "step_seconds": 1.17008, "tokens_per_second": 14002,
-      "crash": None}),
+      "crash": None, "eval": {"val_bpb": {"value": 0.971298, "step": 22000}, "core": {"value": 0.0804, "step": 20000}}}),
     # max_iters is only in the issue's prose: no total
     ("nanogpt-issue461-iter-351k-two-lines.log", T0, T0, "step 351055 · …", "measuring",
      {"step": 351055, "total_steps": None, "loss": 2.8947, "step_seconds": 0.10583, "mfu": 31.68, "eta_seconds": None}),

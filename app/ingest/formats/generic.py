@@ -97,6 +97,7 @@ from .fields import (
 )
 from .grammar import (
     EVAL_WORDS,
+    EVALUATED_WORDS,
     LOSS_RANK,
     Field,
     Reading,
@@ -129,7 +130,7 @@ from .interval_times import (
 )
 from .keras_bars import SampleCounts, keras_line, sample_time_note
 from .legends import MAX_LEGEND_NAMES, legend_row, spelled_out
-from .lone_figures import LOSS_NAMES, SCORED_WORDS, generation_figures, lone_figure
+from .lone_figures import LOSS_NAMES, generation_figures, lone_figure
 from .loss_groups import LossGroups, loss_groups
 from .lost_losses import lost_loss
 from .marked_scores import heading_alone, marked_scores, positioned_scores, score_under_heading
@@ -150,6 +151,7 @@ from .series import Record as SeriesRecord
 from .shapes import METRICS_HEADER, METRICS_ROW, RESULTS_HEADER
 from .split_records import TRAIN as TRAIN_SPLIT
 from .split_records import split_record
+from .step_evals import evaluated_at
 from .step_source import (
     STARRED_SUMMARY,
     StepSource,
@@ -535,7 +537,7 @@ class _Line:
     amends: list[Event] | None = None
     continues: bool = False  # a logged record of figures written in prose, going on: this line adds to it (no new record)
     of_round: bool = False  # a batch that names no epoch, counted in the round its trainer ends in a line of its own
-    scored_step: int | None = None  # the step a results block's figures are at (its ``global_step``; None: the latest)
+    scored_step: int | None = None  # the step a results block's or a tied score's figures are at (its ``global_step``; None: the latest)
     unitless_seconds: float | None = None  # a step's time printed with no unit (``dt=0.0199``): seconds, if dates agree
 
     def step_before(self, other: _Line) -> bool:
@@ -626,6 +628,8 @@ class GenericParser(StepLines[_Line]):
         self._fit_epoch: Reading | None = None  # the last epoch said with the run's epochs (Keras' ``Epoch 100/100``)
         self._fit_bar: int | None = None  # the count of the last epoch's full Keras bar, ``fit`` over: none since
         self._last: tuple[int, float | None] | None = None
+        self._last_counter: str | None = None  # what the last step line counted where no training step (TrainStep.counter)
+        self._last_position: str | None = None  # the name of the last step line's own counter, as read (``step``)
         # A search's trial lines (``_search_trial``): the first held until a second shows the log's records are trials;
         # True once they are
         self._trial_held: _Line | None = None
@@ -1722,6 +1726,14 @@ class GenericParser(StepLines[_Line]):
                     steps_name = planned_args.steps_key or "steps"
                     planned_readings.append(Reading(Field.TOTAL, steps_name, float(planned_args.steps)))
                 return Kind.FULL, _Line("args", at, planned_readings, text=s)
+        if not readings and self._last is not None and (step_scored := evaluated_at(unknown)) is not None:
+            # (``eval at step 400: acc 0.71``, ``Eval at episode 90: average reward 40.0`` where the run counts episodes:
+            # that step's evaluation, step_evals.py; never the position. An episode's where the run counts steps is at
+            # no step it logged: no record, never its episode's count read as a figure)
+            if step_scored[1] != self._last_counter:
+                return Kind.FULL, None
+            return Kind.FULL, _Line("tie", at, text=s, scored_step=step_scored[0], named=tuple(
+                Named(Kin.EVAL, normalise(name), value, name) for name, value in step_scored[2]))
         if "eward" in s or "eturn" in s or "core" in s:
             readings = episode_line(readings, unknown, s)
         if not readings and unknown and "eward" in s:
@@ -1758,6 +1770,15 @@ class GenericParser(StepLines[_Line]):
             # each record): shown as printed under its name, never taken for a step's seconds (docs/figures.md)
             return Kind.FULL, _Line("tie", at, text=s, named=(Named(Kin.TIME, normalise(unknown[0][0]), value,
                                                                      unknown[0][0]),))
+        if (readings and unknown and self._last is not None
+                and all(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings)
+                and (step_scored := evaluated_at(unknown, losses=True)) is not None
+                and step_scored[1] == self._last_counter):
+            # (``eval at step 400: acc 0.71, loss 1.95``: that step's evaluation, its loss the evaluation's, step_evals.py)
+            its_losses = tuple(Named(Kin.EVAL, "val loss" if r.field is Field.LOSS else normalise(r.name), r.value,
+                                     r.name) for r in readings)
+            return Kind.FULL, _Line("tie", at, text=s, scored_step=step_scored[0], named=(*its_losses, *(
+                Named(Kin.EVAL, normalise(name), value, name) for name, value in step_scored[2])))
         if not readings:
             if self._last is None and ("\t" in s or "  " in s) and table_header(s):
                 # a table's header before its first row (spaCy v2's ``Itn.  Dep Loss  NER Loss …``): the run has begun
@@ -1820,9 +1841,12 @@ class GenericParser(StepLines[_Line]):
         lone = lone_figure(unknown, readings) if unknown and not record and groups is None else None
         if lone is not None and self._last is not None and _evaluated_step(lone[0], readings, self._last):
             # (``Step 200 accuracy: 0.81`` after ``Step 200 loss 2.20``, ``Step 50 acc: 0.8123`` after step 200: a
-            # score at a step already logged is that step's evaluation, never a step, never the position going back)
+            # score at a step already logged is that step's evaluation, filed at the step it names, never a step,
+            # never the position going back)
+            position = _position(readings)
             return Kind.FULL, _Line("tie", at, text=s, named=tuple(
-                Named(Kin.EVAL, normalise(name), value, name) for name, value in lone[0]))
+                Named(Kin.EVAL, normalise(name), value, name) for name, value in lone[0]),
+                scored_step=int(position.value) if position is not None else None)
         if lone is None and unknown and not record and groups is None:
             lone = generation_figures(unknown, readings)
         line = _Line("step", at, readings, text=s, train=trained)
@@ -1976,6 +2000,11 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, line
         line = _decide(line)
         line.of_round = of_round
+        if line.what == "eval" and self._on_from_last(readings):
+            # (``Epoch 1 Step 30 | Loss: 2.12 | Avg Loss: 2.33 | eval_loss: 2.50`` after ``… Step 20 | Loss: 2.20 | …``:
+            # the training's own record under its own counter, gone on, with its evaluation beside: the step and its
+            # evaluation, never an evaluation that leaves the run behind at step 20)
+            line.what, line.evaluation = "step", True
         if table_row and (line.what == "other" or (line.what == "epoch" and not line.begun)):
             # A row under a header that names its position column (YOLO's ``Epoch``): the row is that position's
             # record, whatever of its figures tokwatch knows (``box_loss``, ``cls_loss`` are parts of a loss). (An epoch
@@ -2677,6 +2706,18 @@ class GenericParser(StepLines[_Line]):
         epoch = _first(line.readings, Field.EPOCH)
         return epoch is not None and full[0].epoch is not None and epoch.value == full[0].epoch
 
+    def _on_from_last(self, readings: list[Reading]) -> bool:
+        """Whether a line read as an evaluation's is the training's record gone on: its counter the one the step lines
+        count by, ahead of the last, and a bare ``loss`` beside the evaluation's (the step's own, as on every step line;
+        nanoGPT's ``step 500: train loss …, val loss …`` names its loss by the split it estimates and counts by another
+        word than its ``iter`` lines)."""
+        if self._last is None or self._last_position is None:
+            return False
+        position = _position(readings)
+        return (position is not None and position.field is Field.STEP and position.name == self._last_position
+                and position.value > self._last[0]
+                and any(r.field is Field.LOSS and r.name.lower() == "loss" for r in readings))
+
     def _second_line(self, line: _Line, position: Reading | None, loss: Reading | None, readings: list[Reading],
                      events: list[Event]) -> bool:
         """The second line of the step record read just before it, when it is one: the same loss printed again under
@@ -2950,7 +2991,8 @@ class GenericParser(StepLines[_Line]):
             if named.kin is Kin.EVAL:
                 label = _named_label(named)
                 self._evals[label] = named.value
-                events.append(EvalResult(at=line.at, name=label, value=named.value, step=self._last[0]))
+                scored = line.scored_step if line.scored_step is not None else self._last[0]
+                events.append(EvalResult(at=line.at, name=label, value=named.value, step=scored))
             elif named.kin is Kin.ELAPSED:
                 amend["elapsed_seconds"] = named.value
             elif named.kin is Kin.EPOCH_TIME:
@@ -3425,6 +3467,8 @@ class GenericParser(StepLines[_Line]):
         if step_reading is not None and loss is not None and bar is None:
             self._record_line = (step_reading.name, loss.value, self._pieces_read)
         if isinstance(last, TrainStep):
+            self._last_counter = last.counter  # (what an evaluation's step names must count to be one of its: step_evals.py)
+            self._last_position = step_reading.name if step_reading is not None and bar is None else None
             # the run's last step: its last epoch's (of a printed total), no further step of its stride short of its total
             stride = last.step - self._last_step if self._last_step is not None else 0
             self._last_step = last.step
@@ -3576,15 +3620,13 @@ _NOT_LOSS_QUALIFIERS = frozenset({"best", "least", "largest", "lowest", "highest
 
 
 _ONE_NETWORK = re.compile(r"[a-z]\d?")
-# The score words an evaluation prints (a return, a reward, a fitness is the run's own figure, not an evaluation's).
-_EVALUATED_WORDS = SCORED_WORDS - {"reward", "rewards", "return", "fitness"}
 
 
 def _evaluated_step(figures: tuple[tuple[str, float], ...], readings: list[Reading],
                     last: tuple[int, float | None]) -> bool:
     """Whether a step record's own figures are all an evaluation's scores (``acc``, ``f1``; a return or a reward is the
     run's own) at a step no later than the last one logged: that step's evaluation, not a step."""
-    if not all(set(normalise(name).split(" ")) & _EVALUATED_WORDS for name, _ in figures):
+    if not all(set(normalise(name).split(" ")) & EVALUATED_WORDS for name, _ in figures):
         return False
     position = _position(readings)
     if position is not None:

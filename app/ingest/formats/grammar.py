@@ -221,6 +221,13 @@ SETTING_WORDS = frozenset(
 )  # fmt: skip
 # Words that make a count of steps one episode's own (an RL loop's ``episode steps``, ``ep_steps``).
 _EPISODE_WORDS = frozenset({"episode", "ep"})
+# Words that make a figure a score or a return, never the figure a run trains down: shown under its own name, no loss
+# (the lone figures' and the evaluations of earlier steps' rules alike).
+SCORED_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
+                          "perplexity", "iou", "miou", "map", "em", "reward", "rewards", "return", "score", "top1",
+                          "top5", "prec", "psnr", "ssim", "dice", "r2", "ap", "fitness"})
+# The score words an evaluation prints (a return, a reward, a fitness is the run's own figure, not an evaluation's).
+EVALUATED_WORDS = SCORED_WORDS - {"reward", "rewards", "return", "fitness"}
 # Words that make a figure an evaluation's (``Val loss``, ``eval step``, ``Evaluating iter 3/32``).
 EVAL_WORDS = frozenset(
     {"val", "vali", "valid", "validation", "validating", "eval", "evaluation", "evaluating", "evaluate", "test", "dev"}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .classes import kin_of
 from .fields import number
-from .grammar import EVAL_WORDS, Field, Reading, normalise
+from .grammar import EVAL_WORDS, SCORED_WORDS, Field, Reading, normalise
 
 # Words that make a step record's one figure no figure of the run's progress at all: a count, a size, a setting, a
 # rate, a time, memory, a running extreme (the line is read as no record).
@@ -23,10 +23,6 @@ NOT_LONE = frozenset({"size", "bs", "count", "num", "n", "total", "lr", "time", 
                       "best", "min", "max", "epochs", "steps", "iters", "batches", "workers", "eta", "remaining",
                       "elapsed", "progress", "done", "left", "lambda", "alpha", "beta", "gamma", "temperature", "eps",
                       "epsilon", "scale", "weight", "decay", "momentum", "warmup"})
-# Words that make it a score or a return, never the figure a run trains down: shown under its own name, no loss.
-SCORED_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
-                         "perplexity", "iou", "miou", "map", "em", "reward", "rewards", "return", "score", "top1",
-                         "top5", "prec", "psnr", "ssim", "dice", "r2", "ap", "fitness"})
 # The names under which a step record's one figure is the loss it trains by (docs/figures.md, "A step's own figures";
 # ``loss`` itself and ``*_loss`` are the grammar's and the headed rules'): the usual letters for a loss or a cost
 # (``L``, ``J``), a named criterion (``nll``, ``ce``, ``bce``, ``xent``), a cost or an error the run minimises

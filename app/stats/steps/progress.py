@@ -181,6 +181,8 @@ class StepProgress:
         self._stage: Stage | None = None
         self._restarting = False
         self._pending_evals: dict[str, tuple[float | None, int | None]] = {}
+        # Those of them already filed in the current stage at their earlier step: no next stage's once a step goes on
+        self._placed_early: dict[str, tuple[float | None, int | None]] = {}
         # Each evaluation figure's value, by what it scores, at the step it was first printed: a best's own step
         self._first_scored: dict[tuple[frozenset[str], float], int] = {}
         self._evaluating: TrainingPause | None = None  # a validation pass under way before any training step
@@ -717,6 +719,11 @@ class StepProgress:
                 return
             stage = self._new_stage(event, t)
             covered = None
+        elif self._placed_early:
+            for name, figure in self._placed_early.items():  # (the stage went on: they were its own, filed already)
+                if self._pending_evals.get(name) == figure:
+                    del self._pending_evals[name]
+        self._placed_early = {}
         stage.offset = offset
         self._restarting = False
         if event.step_seconds is not None or event.elapsed_seconds is not None:
@@ -924,6 +931,12 @@ class StepProgress:
         self._evals_step = True
         return True
 
+    @staticmethod
+    def _earlier_step(stage: Stage, step: int | None) -> bool:
+        """Whether an evaluation's step is one this stage trained through already (a step 0's is none: the validation a
+        run starts with, the next stage's)."""
+        return step is not None and stage.finished is None and 0 < step < stage.latest.step
+
     def _eval(self, event: EvalResult, t: float | None) -> None:
         if self._eval_as_step(event, t):
             return
@@ -940,7 +953,12 @@ class StepProgress:
             self._pending_evals[event.name] = figure
             if stage is None:
                 self._evaluating_ended = True  # (a result of the pass before any step: it is over)
-            return
+            if stage is None or not self._earlier_step(stage, event.step):
+                return
+            # An earlier step of this stage's (``eval at step 400: acc 0.71`` printed at step 600, an evaluation run
+            # beside the training): that step's evaluation now, the position kept; still the next stage's too where a
+            # step going back starts one (a resumed run's validation of the step it resumes from)
+            self._placed_early[event.name] = figure
         step: int | None = event.step if event.step is not None else stage.latest.step
         scored = scored_by(event.name)
         if scored is not None and event.value is not None:
@@ -955,8 +973,8 @@ class StepProgress:
             stage.evals_placed.add(event.name)  # (JointBERT's results block prints no step: at the one logged before it)
         else:
             stage.evals_placed.discard(event.name)
-        if event.step is not None and (not stage.eval_steps or stage.eval_steps[-1] != event.step):
-            stage.eval_steps.append(event.step)
+        if event.step is not None and (not stage.eval_steps or stage.eval_steps[-1] < event.step):
+            stage.eval_steps.append(event.step)  # (an earlier step's, printed late, says nothing of the cadence)
         stage.end_eval_pass()  # (its result printed: the pass is over, whatever the run does next)
         if stage.finished is None:
             # (an evaluation's last line ends it: YOLO's ``all`` row, after which the next epoch trains)
