@@ -127,6 +127,15 @@ def ending(message: str) -> StageEnd | None:
     return None
 
 
+def last_planned_epoch_from_zero(first_epoch: int | None, epoch: int, planned_epochs: int | None) -> bool:
+    """The record of ``epoch`` is the last of the run's planned epochs, where its records count epochs from zero
+    (the first one read was epoch 0) and the plan was said apart from them (``Namespace(epochs=50, …)``, ``epochs: 50``):
+    ``epoch 49`` of ``range(50)``. What follows it is the run's closing acts (its test, its final save), no epoch to
+    come. (A line that prints its own total says where it ends itself: the transfer-learning tutorial's ``Epoch 24/24``
+    after ``Epoch 0/24``.)"""
+    return first_epoch == 0 and planned_epochs is not None and planned_epochs > 0 and epoch == planned_epochs - 1
+
+
 def stops_training(message: str) -> bool:
     """True when ``message`` says the training itself stopped or ended (not only that the shell came back,
     wandb closed or the model was saved): a log whose only run news it is is still a training log."""
