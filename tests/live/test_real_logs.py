@@ -2994,6 +2994,8 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-nemo-speech-issue5468-ambernet-bars.log": "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-litgpt-issue1110-lora-finished.log": "step, epoch, loss, step time, eval",
+    "generic-lightweightcnn-squeezenet-log-md-epoch-46-to-49-of-0-49-then-complete-in-done.log": "step, total, epoch, loss, eval",
+    "generic-lightweightcnn-squeezenet-log-md-epoch-45-to-48-of-0-49-test-after-each-running.log": "step, total, epoch, loss, eval",
     "generic-litgpt-issue1607-gpt2-pretrain-remaining-time.log": "step, epoch, loss, step time, ETA, eval",
     "generic-litgpt-issue689-loss-not-decreasing.log": "step, loss, step time",
     "generic-mlx-lm-issue18-val-every-5.log": "step, total, loss, lr, step time, tok/s, tokens, eval",
