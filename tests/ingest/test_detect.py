@@ -566,6 +566,8 @@ REAL_FORMATS = {
     "generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log": "generic",
     "generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log": "generic",
     "detectron2-tx2dl-r50-fpn-log-done-299-overall-training-speed.log": "generic",
+    "generic-lightweightcnn-squeezenet-log-md-epoch-46-to-49-of-0-49-then-complete-in-done.log": "generic",
+    "generic-lightweightcnn-squeezenet-log-md-epoch-45-to-48-of-0-49-test-after-each-running.log": "generic",
     # Torch7's dcgan.torch lines: the epoch, the batch of its batches, the GAN's ``Err_G``/``Err_D`` losses
     "generic-art-dcgan-issue4-torch7-epoch-95-batches-0-12-of-13-err-g-err-d.log": "generic",
     # the HF notebook's table alone, copied as Markdown (``Step | Training Loss | …``)

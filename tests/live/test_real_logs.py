@@ -1297,6 +1297,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # its logger's ``[09/02 02:43:17 d2.engine.hooks]: `` peeled to read those words; the time field 1.2533 s an iteration
     ("detectron2-tx2dl-r50-fpn-log-done-299-overall-training-speed.log", T0, "end", "done · step 299", "done",
      {"step": 299, "total_steps": None, "loss": 0.3553, "step_seconds": 1.2533, "finished": True}),
+    # a custom loop's epochs counted from 0 against their printed last (``Epoch 49/49``), a test after each: done only
+    # after its last, where it says it is complete; after epoch 48 of 49 the same test is no end
+    ("generic-lightweightcnn-squeezenet-log-md-epoch-46-to-49-of-0-49-then-complete-in-done.log", T0, "end",
+     "done · epoch 49/49", "done", {"step": 49, "total_steps": 49, "loss": 0.6486, "finished": True}),
+    ("generic-lightweightcnn-squeezenet-log-md-epoch-45-to-48-of-0-49-test-after-each-running.log", T0, "end",
+     "epoch 48/49 · no timing", "measuring", {"step": 48, "total_steps": 49, "loss": 0.7222, "finished": False}),
     # dcgan.torch's ``Epoch: [e][ i / n]`` with its GAN's ``Err_G``/``Err_D``: the batch of the epoch's, two losses
     # as parts (none the one loss), its ``Time`` beside ``DataTime`` the batch's seconds, as printed; no clock printed
     ("generic-art-dcgan-issue4-torch7-epoch-95-batches-0-12-of-13-err-g-err-d.log", T0, "end",
@@ -3038,6 +3044,8 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-nemo-speech-issue5468-ambernet-bars.log": "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-litgpt-issue1110-lora-finished.log": "step, epoch, loss, step time, eval",
+    "generic-lightweightcnn-squeezenet-log-md-epoch-46-to-49-of-0-49-then-complete-in-done.log": "step, total, epoch, loss, eval",
+    "generic-lightweightcnn-squeezenet-log-md-epoch-45-to-48-of-0-49-test-after-each-running.log": "step, total, epoch, loss, eval",
     "generic-litgpt-issue1607-gpt2-pretrain-remaining-time.log": "step, epoch, loss, step time, ETA, eval",
     "generic-litgpt-issue689-loss-not-decreasing.log": "step, loss, step time",
     "generic-mlx-lm-issue18-val-every-5.log": "step, total, loss, lr, step time, tok/s, tokens, eval",

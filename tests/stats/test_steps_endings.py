@@ -200,6 +200,8 @@ def read_dated(tmp_path: Path, lines: list[str], after_last: float, written: str
         "Process finished with exit code 0",
         "2026-01-01 00:05:02,000 INFO 训练完成",
         "2026-01-01 00:05:02,000 INFO Training complete.",
+        "real\t5m2.000s",  # bash's ``time`` once the script exited
+        "python train.py  290.10s user 1.20s system 96% cpu 5:02.00 total",  # zsh's
     ],
 )
 def test_a_run_s_said_end_reads_done_and_keeps_the_rate_of_its_last_steps(tmp_path: Path, ending: str) -> None:
@@ -210,6 +212,25 @@ def test_a_run_s_said_end_reads_done_and_keeps_the_rate_of_its_last_steps(tmp_pa
         # 30 steps over the 300 s they took: 360 steps/h, never a window slid over the quiet after them
         assert data["training"]["steps_per_hour"] == pytest.approx(360.0)
         assert not any(line.startswith(("Stalled:", "ETA ")) for line in data["details"])
+
+
+ONE_DAY = 24 * 3600.0
+
+
+@pytest.mark.parametrize("after", [[], ["Test Acc: 0.91"]])
+def test_time_s_report_after_an_epoch_loop_with_no_end_word_is_the_end_a_day_later_too(
+        tmp_path: Path, after: list[str]) -> None:
+    # A custom loop that prints no total and no end word, run under ``time python train.py`` (composed): the report
+    # says the process is over, at its last epoch; a day of quiet after it neither warns nor stalls.
+    lines = ["epoch 1, loss 0.6931", "epoch 2, loss 0.5123", "epoch 3, loss 0.4012", *after, "",
+             "real\t12m3.200s", "user\t11m50.100s", "sys\t0m5.300s"]
+    for later in (0.0, ONE_DAY):
+        data = read_at(tmp_path, lines, later)
+        assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · epoch 3")
+        assert "Finished: real\t12m3.200s" in data["details"]
+        assert data["training"]["stalled"] is False and data["training"]["loss"] == 0.4012
+    # the same loop with no report after it: nothing says it ended
+    assert read_at(tmp_path, lines[:3], 0.0)["state"] != "done"
 
 
 def test_a_save_alone_is_the_end_once_the_next_step_is_overdue(tmp_path: Path) -> None:

@@ -8,7 +8,8 @@ Lightning's ``Trainer.fit stopped: max_steps=1000 reached``, PyTorch-Ignite's la
 closing block (``wandb: Run summary:``, ``wandb: Synced 5 W&B file(s)``, ``View run NAME at: …``,
 ``Find logs at: …``; its opening ``View run at`` has no name; ``wandb: uploading history steps 54-54, summary``, which
 names the last step it logged), a shell prompt come back
-(``user@host:~/dir$``), an IDE's ``Process finished with exit code 0``, the script turning to generate its
+(``user@host:~/dir$``), an IDE's ``Process finished with exit code 0``, the shell's ``time`` reporting on the
+script once it exited (``real\t12m3.200s``), the script turning to generate its
 sample (``Generating...`` alone on its line), detectron2's timer summing the loop up (``Overall training speed: 298 iterations
 in 0:06:13 (1.2533 s / it)``). Each is read as a
 :class:`~app.stats.events.StageEnd` with ``said``: the run's end unless a training step follows
@@ -33,7 +34,7 @@ from .fields import NUM
 MAX_MESSAGE_CHARS = 240
 
 # Cheap test, on the lowered line: can it be a stop message at all?
-MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|epoch time|training speed|wandb|@|exit code|generat|sampling|停|训练|保存|模型|完成|结束")
+MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|epoch time|training speed|wandb|@|exit code|generat|sampling|real|total$|停|训练|保存|模型|完成|结束")
 
 # Stops short of the plan: a wall-clock cap, a time limit, an early stop.
 _EARLY = re.compile(
@@ -99,6 +100,11 @@ _WANDB_END = re.compile(
 _WANDB_HISTORY = re.compile(r"^(?:wandb: )?uploading history steps \d{1,12}-(\d{1,12})\b")
 # The shell is back: its prompt (``(venv) user@host:~/dir$``, a command after it or not), or an IDE's exit.
 _PROMPT = re.compile(r"^(?:\([\w.-]+\) ?)?[\w.-]+@[\w.-]+:[^\s$#]*[$#](?: .*)?$|^Process finished with exit code 0$")
+# The shell's ``time`` reporting on the command it ran, which prints once the script has exited (bash's ``real\t12m3.200s``,
+# its user and sys lines after; zsh's ``python train.py  11.50s user 0.30s system 99% cpu 12:03.20 total``): the process
+# is over. (A crash printed before it comes first and decides: the report follows a failed command just the same.)
+_TIME_REPORT = re.compile(
+    r"^(?:real\s+(?:\d+h)?\d+m\d+(?:[.,]\d+)?s|.{0,200}\s\d+(?:\.\d+)?s user \d+(?:\.\d+)?s system \d+% cpu \S+ total)$")
 # Only a save of the model: the end once the next step is overdue; a checkpoint's, a best model's, or one
 # at a step or epoch is a mid-run save.
 _SAVED = re.compile(
@@ -116,11 +122,21 @@ def ending(message: str) -> StageEnd | None:
     history = _WANDB_HISTORY.match(message) if message[:1] in "wu" else None
     if history is not None:
         return StageEnd(None, summary=_clip(message), said=True, step=int(history.group(1)))
-    if _ENDED.match(message) or CLOSING_FIGURE.match(message) or _WANDB_END.match(message) or _PROMPT.match(message) or _GENERATING.match(message):
+    if (_ENDED.match(message) or CLOSING_FIGURE.match(message) or _WANDB_END.match(message) or _PROMPT.match(message) or _GENERATING.match(message)
+            or _TIME_REPORT.match(message)):
         return StageEnd(None, summary=_clip(message), said=True)
     if _SAVED.match(message) and not _MIDRUN_SAVE.search(message):
         return StageEnd(None, summary=_clip(message), said=True, saved=True)
     return None
+
+
+def last_planned_epoch_from_zero(first_epoch: int | None, epoch: int, planned_epochs: int | None) -> bool:
+    """The record of ``epoch`` is the last of the run's planned epochs, where its records count epochs from zero
+    (the first one read was epoch 0) and the plan was said apart from them (``Namespace(epochs=50, …)``, ``epochs: 50``):
+    ``epoch 49`` of ``range(50)``. What follows it is the run's closing acts (its test, its final save), no epoch to
+    come. (A line that prints its own total says where it ends itself: the transfer-learning tutorial's ``Epoch 24/24``
+    after ``Epoch 0/24``.)"""
+    return first_epoch == 0 and planned_epochs is not None and planned_epochs > 0 and epoch == planned_epochs - 1
 
 
 def stops_training(message: str) -> bool:

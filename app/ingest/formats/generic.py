@@ -76,7 +76,7 @@ from .classes import (
 )
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
-from .endings import CLOSING_FIGURE
+from .endings import CLOSING_FIGURE, last_planned_epoch_from_zero
 from .episodes import episode_env_steps, episode_line, episode_named, episode_reward
 from .epoch_time import epoch_time, epochs_planned
 from .fairseq_lua import FairseqLuaRecords
@@ -441,6 +441,8 @@ _MAX_STEPS_REACHED = re.compile(r"\bmax_steps=(\d{1,12})`? reached\b")
 _MAX_EPOCHS_REACHED = re.compile(r"\bmax_epochs=(\d{1,9})`? reached\b")
 _CHECKPOINT = re.compile(
     r"(?i)\b(?:sav(?:e|ed|ing)|wrote|writing)\b[^|]{0,40}?\b(?:checkpoint|model|weights|adapter)"
+    # the other word order, the saved thing first (``Best model saved``, ``Checkpoint saved to …``)
+    r"|^\W{0,4}(?:[\w-]+ ){0,2}(?:checkpoint|model|weights)s? (?:has been |have been |was |were |is )?saved\b"
 )
 # A wall clock printed inside a step line, for a log whose lines have no prefix time: a date and
 # time anywhere (``2024-05-01 12:00:01``), or a time of day named ``time`` alone (torch-xla's
@@ -694,6 +696,7 @@ class GenericParser(StepLines[_Line]):
         self._elapsed_span: tuple[float, float] | None = None  # the lowest and highest elapsed read
         self._steps_in_epoch = False  # a plain ``Step N`` beside its epoch went back as the epoch went on
         self._planned_epochs: int | None = None  # the run's epochs, said on a line of their own (``max: 15 epochs``)
+        self._first_epoch_record: int | None = None  # the epoch of the first record that counts epochs (0: from zero)
         # Keras' ``fit`` on arrays says ``Train on 50000 samples, validate on 10000 samples``: its bars of that total count
         # samples, not steps (Keras 1 and 2, tf.keras before 2.2; Keras 2 labels the time of one ``…us/step`` all the same)
         self._train_samples: int | None = None
@@ -3462,6 +3465,14 @@ class GenericParser(StepLines[_Line]):
         )
         self._begun_lr = None
         last = events[-1]
+        if isinstance(last, TrainStep) and step_reading is not None and step_reading.name == "epoch":
+            if self._first_epoch_record is None:
+                self._first_epoch_record = last.step
+            planned = self._planned_epochs
+            if (Field.TOTAL not in got and (epoch_reading is None or not epoch_reading.total)
+                    and last_planned_epoch_from_zero(self._first_epoch_record, last.step, planned)):
+                # (``epoch 49`` of ``range(50)``, the plan printed before it: the last of the plan, never ``49/50``)
+                events[-1] = last = replace(last, total_steps=None, epoch_total=None, last_of_epochs=planned)
         self._step_event = (events, len(events) - 1)
         self._record_line = None
         if step_reading is not None and loss is not None and bar is None:

@@ -553,10 +553,13 @@ def last_of_epochs(event: TrainStep) -> bool:
 
 def at_last_step(stage: Stage) -> bool:
     """The latest line is the run's last step, though not one whose total ends the run by itself: the last epoch's
-    bar full (its total one epoch's), or :func:`last_of_epochs`. The trainer evaluates and saves before it ends."""
+    bar full (its total one epoch's), or :func:`last_of_epochs`, or the last of the run's planned epochs counted from
+    zero (a record of ``epoch 49`` of a plan of 50, endings.py's ``last_planned_epoch_from_zero``). The trainer evaluates
+    and saves before it ends."""
     latest = stage.latest
     full = latest.total_steps is not None and latest.step >= latest.total_steps and not latest.ends_at_total
-    return full or last_of_epochs(latest)
+    planned_last = latest.last_of_epochs is not None and latest.total_steps is None and latest.epoch == latest.step
+    return full or planned_last or last_of_epochs(latest)
 
 
 def closed_after_last_step(stage: Stage) -> bool:

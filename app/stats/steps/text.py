@@ -149,7 +149,11 @@ def details(
     elif Line.FINISHED_SUMMARY in shows and ended is not None:
         body.append((Line.FINISHED_SUMMARY, f"Finished: {clip(ended, 90)}"))
     elif Line.FINISHED_LAST_STEP in shows:
-        body.append((Line.FINISHED_LAST_STEP, f"Finished: reached its last step ({position(latest, epochs=stage.counts_epochs)})"))
+        # (the last of a plan counted from zero: ``epoch 49, the last of 50``, no parentheses in parentheses)
+        where = (f"epoch {latest.step}, the last of {latest.last_of_epochs:,}"
+                 if latest.last_of_epochs is not None and latest.total_steps is None and latest.epoch == latest.step
+                 else position(latest, epochs=stage.counts_epochs))
+        body.append((Line.FINISHED_LAST_STEP, f"Finished: reached its last step ({where})"))
     elif Line.STALLED in shows and stall.since is not None and stall.limit is not None:
         # After the last epoch's bar the wait allowed for its evaluation and save is the limit.
         limit = stall.allowed if stall.pause == "finishing" and stall.allowed is not None else stall.limit
@@ -686,6 +690,8 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
         return f"{count}{counted(step)} in the pass"
     noun = count_unit(step.counter, epochs)
     where = f"{noun} {step.step}/{step.total_steps}" if step.total_steps is not None else f"{noun} {step.step}"
+    if step.total_steps is None and step.last_of_epochs is not None and step.epoch == step.step:
+        where += epochs_of(step)  # (the last of the plan's epochs counted from zero: ``epoch 49 (last of 50)``)
     if step.epoch_batch is not None and in_epoch is not None:
         # The run's update count, and the place in its epoch printed beside it (fairseq's ``1000 / 2737``).
         batches = f"/{step.epoch_batches}" if step.epoch_batches is not None else ""

@@ -77,6 +77,11 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         ("simpx@ThePC:~/buildyourownllm$ ", False),
         ("(venv) root@a100-7:/workspace/nanoGPT# python sample.py", False),
         ("Process finished with exit code 0", False),
+        # the shell's ``time`` reporting on the script once it exited: bash's (its user and sys lines follow), zsh's
+        ("real\t12m3.200s", False),
+        ("real\t0m41,518s", False),  # (a locale's decimal comma)
+        ("real 1h2m3.2s", False),
+        ("python train.py  11.50s user 0.30s system 99% cpu 12:03.20 total", False),
         # gradient boosting: XGBoost's and LightGBM's early stop, LightGBM's every planned round trained
         (line("generic-xgboost-issue3366-train-valid-logloss-every-10-stopping-best-iteration.log", "Stopping."), True),
         ("Early stopping, best iteration is:", True),
@@ -173,6 +178,11 @@ def test_a_save_of_the_model_alone_is_an_end_only_once_quiet_follows(message: st
         # a figure after an end word that says neither the plan's full share nor the final figure: a part's end
         "Done. loss: 0.3",
         "Finished [50%]: Average Loss = 150.3",
+        # a real figure, or ``time``'s other lines, are no report of the command's end
+        "real loss 0.3",
+        "real\t12m3.200s extra",
+        "user\t11m50.100s",
+        "Epoch 3 total",
     ],
 )
 def test_words_that_are_not_a_stop_message(message: str) -> None:
