@@ -2630,7 +2630,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # over its metrics one a line (name=value, thousands commas) one record; 78.634 s over 2 steps between the records
     ("generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log", T0, "end",
      "step 3/739328 · …", "measuring",
-     {"step": 3, "total_steps": 739328, "loss": 0.0, "grad_norm": 7.725906669975302e-08, "step_seconds": 78.634 / 2,
+     {"step": 3, "total_steps": 739328, "loss": 0.0, "grad_norm": 7.725906669975302e-08, "step_seconds": 1 / 0.0254,
       "tokens_per_second": 26676.0, "tokens_per_second_scope": "device", "data": epoch(0.0), "crash": None,
       "finished": False}),
     # An evolutionary search's generations: the position said as a generation, never a step, its best fitness (raised,
@@ -3402,7 +3402,7 @@ GENERIC_READ = {
     "generic-minillm-readme-build-nanogpt-steps-19067-19071-validation-hellaswag-count-of-total-fraction.log": "step, loss, lr, step time, tok/s, eval",
     "generic-cleanai-ts4-finetune-epochs-1-9-of-10-bars-then-train-loss-train-acc-test-acc-percent.log": "step, epoch, loss, step time, elapsed, ETA, eval",
     "generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log":
-        "step, total, epoch, loss, grad norm, tok/s, tokens",
+        "step, total, epoch, loss, grad norm, step time, tok/s, tokens",
     "generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log": "step",
     "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "step",
     "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "step, total, loss, step time, elapsed, ETA",
