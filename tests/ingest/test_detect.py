@@ -849,6 +849,7 @@ REAL_FORMATS = {
     "generic-minillm-readme-build-nanogpt-steps-19067-19071-validation-hellaswag-count-of-total-fraction.log": "generic",
     "generic-cleanai-ts4-finetune-epochs-1-9-of-10-bars-then-train-loss-train-acc-test-acc-percent.log": "generic",
     "generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log": "generic",
+    "generic-olmo-ai-on-aks-readme-bracketed-time-steps-1-10-of-739328-batches-per-second.log": "generic",
     "generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log": "generic",
     "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "generic",
     "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "generic",

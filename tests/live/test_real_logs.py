@@ -2627,12 +2627,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("hf-srlgrn-readme-squad-reader-running-training-num-steps-33894-no-step.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": 33894, "loss": None, "step_seconds": None}),
     # OLMo's records: its logging fields (host:rank, logger:line, level) peeled, the bracketed [step=N/T,epoch=0] counter
-    # over its metrics one a line (name=value, thousands commas) one record; 78.634 s over 2 steps between the records
+    # over its metrics one a line (name=value, thousands commas) one record; the step's time one over the batches a
+    # second it prints (the records' dates agree: 78.634 s over 2 steps)
     ("generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log", T0, "end",
      "step 3/739328 · …", "measuring",
      {"step": 3, "total_steps": 739328, "loss": 0.0, "grad_norm": 7.725906669975302e-08, "step_seconds": 1 / 0.0254,
       "tokens_per_second": 26676.0, "tokens_per_second_scope": "device", "data": epoch(0.0), "crash": None,
       "finished": False}),
+    # The same records under a bracketed time with no epoch: one over the batches a second printed, 1 / 0.0280 = 35.71 s
+    # a step (the dates: 321 s over 9 steps, 35.67 s), the rate at that pace
+    ("generic-olmo-ai-on-aks-readme-bracketed-time-steps-1-10-of-739328-batches-per-second.log", T0, "end",
+     "step 10/739328 · 423M tok/h", "training",
+     {"step": 10, "total_steps": 739328, "loss": 9.467, "step_seconds": 1 / 0.0280, "tokens_per_second": 7352.0,
+      "tokens_per_second_scope": "device", "crash": None, "finished": False}),
     # An evolutionary search's generations: the position said as a generation, never a step, its best fitness (raised,
     # no loss) under its own name; the best individual's size beside it no figure
     ("generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log", T0, "end",
@@ -3403,6 +3410,8 @@ GENERIC_READ = {
     "generic-cleanai-ts4-finetune-epochs-1-9-of-10-bars-then-train-loss-train-acc-test-acc-percent.log": "step, epoch, loss, step time, elapsed, ETA, eval",
     "generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log":
         "step, total, epoch, loss, grad norm, step time, tok/s, tokens",
+    "generic-olmo-ai-on-aks-readme-bracketed-time-steps-1-10-of-739328-batches-per-second.log":
+        "step, total, loss, step time, tok/s, tokens",
     "generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log": "step",
     "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "step",
     "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "step, total, loss, step time, elapsed, ETA",
