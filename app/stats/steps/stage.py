@@ -718,8 +718,12 @@ def printed_pace(stage: Stage) -> float | None:
 
 def printed_step_seconds(stage: Stage) -> float | None:
     """The latest line's printed time of one step, unless the log's own dates showed that field is no
-    step's time (an elapsed clock read as a duration: flair's ``time (sec)``)."""
-    return None if stage.clock_over_printed else finite(stage.latest.step_seconds)
+    step's time (an elapsed clock read as a duration: flair's ``time (sec)``), or no step is done yet: a time printed at
+    step 0 before any training (modded-nanogpt's ``step:0/20000 val_loss:… train_time:0ms step_avg:0.01ms``, its
+    validation before the first step) is its timer's placeholder, no step's time."""
+    if stage.clock_over_printed or no_step_yet(stage):
+        return None
+    return finite(stage.latest.step_seconds)
 
 
 def steady_step(stage: Stage) -> tuple[float, float | None] | None:
