@@ -1408,7 +1408,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # line led by the paste's space: the dates read, the messages peeled, the test set's loss is the epoch's evaluation
     ("generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log", T0, "end",
      "epoch 53 · 400/1000 in the epoch · 8.7k steps/h", "training",
-     {"step": 400, "total_steps": 1000, "loss": 0.721708, "step_seconds": 496 / 1200, "data": epoch(53.0),
+     {"step": 400, "total_steps": 1000, "loss": 0.721708, "step_seconds": 391 / 1000, "data": epoch(53.0),
       "eval": {"test_loss": {"value": 0.7222, "step": None}, "test_accuracy": {"value": 50.06, "step": None}}}),
     # the validation loss named in camelCase (``ValLoss``): the evaluation's, beside the plain loss
     ("generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log", T0, "end", "epoch 98 · no timing", "measuring",
