@@ -106,6 +106,11 @@ class Stage:
     # are the same.
     line_gaps: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     spaced: bool = False  # a line printed the latest step again, apart in time, since the counter last moved
+    # A training line printed the latest step again since the counter last moved (an epoch's every batch line names it:
+    # ``Epoch 16 - Batch loss: 0.0029``): the stage's first such epoch began before its first line, where the log does
+    # not show (progress.partial_first_epoch).
+    reprinted: bool = False
+    first_share: float | None = None  # the stage's first line's share of its epoch, where printed (``Epoch 1 [0%]``)
     covered: deque[int] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     ended_wait: deque[bool] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))  # after a stall or a pause
     row_groups: deque[tuple[int, int]] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))  # (groups, steps)
