@@ -235,6 +235,7 @@ REAL_FORMATS = {
     "llmc-main-log-old-format.log": "llmc",
     "modded-nanogpt-2024-10-10-muon.txt": "modded-nanogpt",
     "modded-nanogpt-2025-09-15-no-train-loss.txt": "modded-nanogpt",
+    "modded-nanogpt-2025-09-15-cut-at-step-0-validation-placeholder-step-avg.txt": "modded-nanogpt",
     "modded-nanogpt-track3-train-time-seconds.txt": "modded-nanogpt",
     "modded-nanogpt-track3-val-only.txt": "modded-nanogpt",
     "modded-nanogpt-track3-word-values.txt": "modded-nanogpt",

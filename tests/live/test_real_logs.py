@@ -59,6 +59,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 6200, "total_steps": 6200, "loss": 3.2533, "stalled": False, "finished": True}),
     ("modded-nanogpt-2025-09-15-no-train-loss.txt", T0, T0 + 600, "done · step 1660/1660", "done",
      {"loss": None, "step_seconds": 0.09272}),
+    # the same run cut after its step-0 validation: no step done, its 0.02 ms step_avg a placeholder, no step's time
+    ("modded-nanogpt-2025-09-15-cut-at-step-0-validation-placeholder-step-avg.txt", T0, "end", "step 0/1660 · no step yet",
+     "working", {"step": 0, "total_steps": 1660, "loss": None, "step_seconds": None,
+                 "eval": {"val_loss": {"value": 10.8258, "step": 0}}}),
     ("parameter-golf-baseline-seed42.log", T0, T0 + 60, "done · stopped early at step 178/20000", "done",
      {"loss": 5.1133, "step_seconds": 0.67793}),
     ("parameter-golf-8xh100-fullrun.log", T0, T0 + 60, "done · stopped early at step 8420/20000", "done",
