@@ -595,6 +595,7 @@ REAL_FORMATS = {
         "generic",
     # PaddleOCR's ``ppocr INFO: epoch: [e/E]`` lines with no global step
     "generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log": "generic",
+    "generic-paddleocr-fine-tuning-an-ocr-file-readme-opens-mid-epoch-3-cut-in-epoch-5.log": "generic",
     "paddle-paddlex-noctilucent-lamp-file-seal-det-epoch-100-of-100-eta-zero-final-eval-save.log": "generic",
     "paddle-customdevice-mlu-readme-lenet-epochs-2-of-2-eta-zero-from-iter-10-of-14.log": "generic",
     "nanogpt-lecture-nanogpt-follow-along-file-example-output-step-4999-then-generated-sample.log": "nanogpt",

@@ -1376,6 +1376,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "figures": {"rate/Rate": 2900.63, "rate/GlobalRate": 2924.54}}),
     # PaddleOCR's epoch on each of an epoch's 4-5 dated lines: measured between its moves, up to epoch 10's first line
     # (04:47:24), inside the move from epoch 9's (04:12:46): 2,078 s an epoch, 3600/2078 an hour
+    # the same log opening inside epoch 3: no epoch's time across the first move, epoch 4 seen whole its time (1,398 s)
+    ("generic-paddleocr-fine-tuning-an-ocr-file-readme-opens-mid-epoch-3-cut-in-epoch-5.log", T0, "end",
+     "epoch 5/10 · 2.5 epochs/h", "training", {"step": 5, "total_steps": 10, "loss": 5.541889, "step_seconds": 1398.0}),
     ("generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log", T0, "end",
      "done · epoch 10/10", "done", {"step": 10, "total_steps": 10, "loss": 3.874272, "lr": 0.000545,
                                     "steps_per_hour": 3600 / 2078, "step_seconds": 2078.0, "finished": True}),
@@ -3203,6 +3206,8 @@ GENERIC_READ = {
     "generic-cerebras-ai-science-training-series-file-homework7-bert-large-rate-globalrate-steps-100-1000-completed.log":
         "step, loss",
     "generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log":
+        "step, total, epoch, loss, lr, ETA",
+    "generic-paddleocr-fine-tuning-an-ocr-file-readme-opens-mid-epoch-3-cut-in-epoch-5.log":
         "step, total, epoch, loss, lr, ETA",
     "generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log":
         "step, total, epoch, loss, eval",
