@@ -706,8 +706,11 @@ class StepProgress:
                 stage.offset = offset  # (a new epoch's count may be back where the last one ended)
                 stage.space(t, event.loss is not None)  # (a line of its own: when the next is due)
                 # (a later training line at the same epoch; a record written twice at one moment is no such line)
-                stage.reprinted = stage.reprinted or (event.loss is not None and t is not None
-                                                      and stage.step_time is not None and t > stage.step_time)
+                later = (event.loss is not None and t is not None and stage.step_time is not None
+                         and t > stage.step_time)
+                stage.reprinted = stage.reprinted or later
+                if later and t is not None and stage.step_time is not None and epoch_counted(event):
+                    stage.reprint_gaps.append(t - stage.step_time)
                 stage.take(event, t)  # the same step printed again
                 if event.step_seconds is not None or event.elapsed_seconds is not None:
                     stage.printed_timing = True  # (PaddleNLP's bar after its dict at the same step)

@@ -110,6 +110,9 @@ class Stage:
     # ``Epoch 16 - Batch loss: 0.0029``): the stage's first such epoch began before its first line, where the log does
     # not show (progress.partial_first_epoch).
     reprinted: bool = False
+    # The time between such training lines of one epoch, each after the line before (its lines' pace, where they name
+    # only their epoch and no batch: the one time the lines measure before an epoch is seen whole).
+    reprint_gaps: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     first_share: float | None = None  # the stage's first line's share of its epoch, where printed (``Epoch 1 [0%]``)
     covered: deque[int] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     ended_wait: deque[bool] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))  # after a stall or a pause

@@ -21,7 +21,7 @@ from ..events import (
     TrainingPause,
     TrainStep,
 )
-from ..tracker import WARMUP_SECONDS
+from ..tracker import WARMUP_COUNT, WARMUP_SECONDS
 from .health import Crash
 from .rising import Rise
 from .rules import FIRST_LINE_WAIT_SECONDS
@@ -453,6 +453,12 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         own = f"{before.step_seconds_note}, " if before.step_seconds_note else ""
         parts.append(f"{count_noun(stage)} {seconds_text(before.step_seconds or 0.0)} "
                      f"({own}as printed at {step_of(before, stage.counts_epochs)})")
+    if seconds is None and not parts and stage.counts_epochs and len(stage.reprint_gaps) >= WARMUP_COUNT:
+        # No epoch seen whole yet, its lines naming only their epoch (a T5 fine-tune's ``Epoch 17 - Batch loss: …``
+        # every 1.3 s): their own pace, measured, never an epoch's time
+        pace = statistics.median(stage.reprint_gaps)
+        parts.append(f"a line every {seconds_text(pace)} in the epoch (measured from the lines' times; its lines "
+                     "number no batch)")
     interval_seconds = finite(dict(latest.figures).get(LOGGING_INTERVAL_SECONDS))
     if interval_seconds is not None and seconds is None and interval_seconds > 0:
         # A logging hook's interval, the steps it spans printed nowhere in the log: its time as printed, no step's.

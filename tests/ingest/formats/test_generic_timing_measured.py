@@ -72,7 +72,8 @@ def test_a_measured_step_time_leaves_the_evaluations_pauses_out(tmp_path: Path) 
 def test_an_epoch_s_time_is_only_from_an_epoch_seen_whole(tmp_path: Path) -> None:
     """A loop that names its epoch on every batch line, 1.3 s apart, the excerpt opening mid-epoch 16 (20 of its lines)
     and a minute's evaluation before epoch 17: the 20 × 1.3 + 60 s from the first line to epoch 17's are no epoch's
-    time (epoch 16 began before the log shows), and epoch 17 is not over: no epoch's time; epoch 17 is the position."""
+    time (epoch 16 began before the log shows), and epoch 17 is not over: no epoch's time; epoch 17 is the position,
+    and the lines' own pace, 1.3 s, the one time they measure."""
     lines, t = [], 0.0
     for _ in range(20):
         lines.append(f"{_at(t)} - INFO - Epoch 16 - Batch loss: 0.0030")
@@ -86,3 +87,5 @@ def test_an_epoch_s_time_is_only_from_an_epoch_seen_whole(tmp_path: Path) -> Non
     assert data["status_line"].startswith("epoch 17")
     assert data["training"]["step_seconds"] is None
     assert not any(line.startswith("epoch ") and "measured" in line for line in _details(data))
+    assert ("a line every 1.30 s in the epoch (measured from the lines' times; its lines number no batch)"
+            in _details(data))
