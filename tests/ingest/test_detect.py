@@ -235,6 +235,7 @@ REAL_FORMATS = {
     "llmc-main-log-old-format.log": "llmc",
     "modded-nanogpt-2024-10-10-muon.txt": "modded-nanogpt",
     "modded-nanogpt-2025-09-15-no-train-loss.txt": "modded-nanogpt",
+    "modded-nanogpt-2025-09-15-cut-at-step-0-validation-placeholder-step-avg.txt": "modded-nanogpt",
     "modded-nanogpt-track3-train-time-seconds.txt": "modded-nanogpt",
     "modded-nanogpt-track3-val-only.txt": "modded-nanogpt",
     "modded-nanogpt-track3-word-values.txt": "modded-nanogpt",
@@ -596,6 +597,7 @@ REAL_FORMATS = {
         "generic",
     # PaddleOCR's ``ppocr INFO: epoch: [e/E]`` lines with no global step
     "generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log": "generic",
+    "generic-paddleocr-fine-tuning-an-ocr-file-readme-opens-mid-epoch-3-cut-in-epoch-5.log": "generic",
     "paddle-paddlex-noctilucent-lamp-file-seal-det-epoch-100-of-100-eta-zero-final-eval-save.log": "generic",
     "paddle-customdevice-mlu-readme-lenet-epochs-2-of-2-eta-zero-from-iter-10-of-14.log": "generic",
     "nanogpt-lecture-nanogpt-follow-along-file-example-output-step-4999-then-generated-sample.log": "nanogpt",
@@ -855,6 +857,7 @@ REAL_FORMATS = {
     "generic-minillm-readme-build-nanogpt-steps-19067-19071-validation-hellaswag-count-of-total-fraction.log": "generic",
     "generic-cleanai-ts4-finetune-epochs-1-9-of-10-bars-then-train-loss-train-acc-test-acc-percent.log": "generic",
     "generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log": "generic",
+    "generic-olmo-ai-on-aks-readme-bracketed-time-steps-1-10-of-739328-batches-per-second.log": "generic",
     "generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log": "generic",
     "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "generic",
     "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "generic",

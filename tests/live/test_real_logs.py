@@ -59,6 +59,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 6200, "total_steps": 6200, "loss": 3.2533, "stalled": False, "finished": True}),
     ("modded-nanogpt-2025-09-15-no-train-loss.txt", T0, T0 + 600, "done · step 1660/1660", "done",
      {"loss": None, "step_seconds": 0.09272}),
+    # the same run cut after its step-0 validation: no step done, its 0.02 ms step_avg a placeholder, no step's time
+    ("modded-nanogpt-2025-09-15-cut-at-step-0-validation-placeholder-step-avg.txt", T0, "end", "step 0/1660 · no step yet",
+     "working", {"step": 0, "total_steps": 1660, "loss": None, "step_seconds": None,
+                 "eval": {"val_loss": {"value": 10.8258, "step": 0}}}),
     ("parameter-golf-baseline-seed42.log", T0, T0 + 60, "done · stopped early at step 178/20000", "done",
      {"loss": 5.1133, "step_seconds": 0.67793}),
     ("parameter-golf-8xh100-fullrun.log", T0, T0 + 60, "done · stopped early at step 8420/20000", "done",
@@ -1378,6 +1382,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "figures": {"rate/Rate": 2900.63, "rate/GlobalRate": 2924.54}}),
     # PaddleOCR's epoch on each of an epoch's 4-5 dated lines: measured between its moves, up to epoch 10's first line
     # (04:47:24), inside the move from epoch 9's (04:12:46): 2,078 s an epoch, 3600/2078 an hour
+    # the same log opening inside epoch 3: no epoch's time across the first move, epoch 4 seen whole its time (1,398 s)
+    ("generic-paddleocr-fine-tuning-an-ocr-file-readme-opens-mid-epoch-3-cut-in-epoch-5.log", T0, "end",
+     "epoch 5/10 · 2.5 epochs/h", "training", {"step": 5, "total_steps": 10, "loss": 5.541889, "step_seconds": 1398.0}),
     ("generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log", T0, "end",
      "done · epoch 10/10", "done", {"step": 10, "total_steps": 10, "loss": 3.874272, "lr": 0.000545,
                                     "steps_per_hour": 3600 / 2078, "step_seconds": 2078.0, "finished": True}),
@@ -1414,7 +1421,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # line led by the paste's space: the dates read, the messages peeled, the test set's loss is the epoch's evaluation
     ("generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log", T0, "end",
      "epoch 53 · 400/1000 in the epoch · 8.7k steps/h", "training",
-     {"step": 400, "total_steps": 1000, "loss": 0.721708, "step_seconds": 496 / 1200, "data": epoch(53.0),
+     {"step": 400, "total_steps": 1000, "loss": 0.721708, "step_seconds": 391 / 1000, "data": epoch(53.0),
       "eval": {"test_loss": {"value": 0.7222, "step": None}, "test_accuracy": {"value": 50.06, "step": None}}}),
     # the validation loss named in camelCase (``ValLoss``): the evaluation's, beside the plain loss
     ("generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log", T0, "end", "epoch 98 · no timing", "measuring",
@@ -2641,12 +2648,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("hf-srlgrn-readme-squad-reader-running-training-num-steps-33894-no-step.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": 33894, "loss": None, "step_seconds": None}),
     # OLMo's records: its logging fields (host:rank, logger:line, level) peeled, the bracketed [step=N/T,epoch=0] counter
-    # over its metrics one a line (name=value, thousands commas) one record; 78.634 s over 2 steps between the records
+    # over its metrics one a line (name=value, thousands commas) one record; the step's time one over the batches a
+    # second it prints (the records' dates agree: 78.634 s over 2 steps)
     ("generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log", T0, "end",
      "step 3/739328 · …", "measuring",
-     {"step": 3, "total_steps": 739328, "loss": 0.0, "grad_norm": 7.725906669975302e-08, "step_seconds": 78.634 / 2,
+     {"step": 3, "total_steps": 739328, "loss": 0.0, "grad_norm": 7.725906669975302e-08, "step_seconds": 1 / 0.0254,
       "tokens_per_second": 26676.0, "tokens_per_second_scope": "device", "data": epoch(0.0), "crash": None,
       "finished": False}),
+    # The same records under a bracketed time with no epoch: one over the batches a second printed, 1 / 0.0280 = 35.71 s
+    # a step (the dates: 321 s over 9 steps, 35.67 s), the rate at that pace
+    ("generic-olmo-ai-on-aks-readme-bracketed-time-steps-1-10-of-739328-batches-per-second.log", T0, "end",
+     "step 10/739328 · 423M tok/h", "training",
+     {"step": 10, "total_steps": 739328, "loss": 9.467, "step_seconds": 1 / 0.0280, "tokens_per_second": 7352.0,
+      "tokens_per_second_scope": "device", "crash": None, "finished": False}),
     # An evolutionary search's generations: the position said as a generation, never a step, its best fitness (raised,
     # no loss) under its own name; the best individual's size beside it no figure
     ("generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log", T0, "end",
@@ -3216,6 +3230,8 @@ GENERIC_READ = {
         "step, loss",
     "generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log":
         "step, total, epoch, loss, lr, ETA",
+    "generic-paddleocr-fine-tuning-an-ocr-file-readme-opens-mid-epoch-3-cut-in-epoch-5.log":
+        "step, total, epoch, loss, lr, ETA",
     "generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log":
         "step, total, epoch, loss, eval",
     "generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log": "step, epoch, loss, eval",
@@ -3425,7 +3441,9 @@ GENERIC_READ = {
     "generic-minillm-readme-build-nanogpt-steps-19067-19071-validation-hellaswag-count-of-total-fraction.log": "step, loss, lr, step time, tok/s, eval",
     "generic-cleanai-ts4-finetune-epochs-1-9-of-10-bars-then-train-loss-train-acc-test-acc-percent.log": "step, epoch, loss, step time, elapsed, ETA, eval",
     "generic-olmo-issue692-tab-fields-pasted-as-spaces-step-records-1-3-of-739328-metrics-one-a-line.log":
-        "step, total, epoch, loss, grad norm, tok/s, tokens",
+        "step, total, epoch, loss, grad norm, step time, tok/s, tokens",
+    "generic-olmo-ai-on-aks-readme-bracketed-time-steps-1-10-of-739328-batches-per-second.log":
+        "step, total, loss, step time, tok/s, tokens",
     "generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log": "step",
     "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "step",
     "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "step, total, loss, step time, elapsed, ETA",

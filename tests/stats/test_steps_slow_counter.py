@@ -58,13 +58,18 @@ def test_the_lines_after_the_last_move_do_not_drag_the_rate_down() -> None:
     assert report(progress, T0 + 44 * MIN).status_line == "epoch 4/5 · 5.0 epochs/h"
 
 
-def test_one_move_is_no_rate_yet_and_its_span_the_epoch_s_time() -> None:
-    # Epoch 1's three lines and epoch 2's first two: one move, 12 min after the counter was first seen. The warm-up
-    # waits for a third timed line (a second move); the epoch's time is that span, not the 4 min since the line before.
+def test_one_move_is_no_rate_yet_and_no_epoch_s_time() -> None:
+    # Epoch 1's three lines and epoch 2's first two: one move, 12 min after the counter was first seen. Epoch 1 began
+    # before its first line (each line is printed an interval into it; an excerpt may open mid-epoch), so the 12 min
+    # from that line to the move are no whole epoch's: nothing is measured across them, and no epoch's time is shown
+    # until an epoch is seen whole, from one move to the next (neither is the 4 min since the line before).
     r = report(_epochs(THREE_A_EPOCH[:5]), T0 + 16 * MIN)
     assert r.status_line == "epoch 2/5 · …"
-    assert r.details[0].startswith("measuring: 2 of 3 epochs")
-    assert "epoch 12 min (measured from the lines' times)" in r.details
+    assert r.details[0].startswith("measuring: 0 of 3 epochs")
+    assert not any(line.startswith("epoch ") and "measured" in line for line in r.details)
+    # Once epoch 2 is seen whole (its first line at 12, epoch 3's at 24), its 12 min are the epoch's time.
+    later = report(_epochs(THREE_A_EPOCH[:8]), T0 + 28 * MIN)
+    assert "epoch 12 min (measured from the lines' times)" in later.details
 
 
 def test_a_step_that_moves_every_third_line_is_timed_between_its_moves() -> None:

@@ -29,6 +29,8 @@ MAX_LINE_CHARS = 16_384
 MEAN_SECONDS_NOTE = "the run's time over its iterations, as it prints both"
 # … and where its position is its timesteps: one over the timesteps a second it prints (``fps``).
 FPS_SECONDS_NOTE = "1 / the fps it prints"
+# One over a rate of batches printed where no time is (OLMo's ``batches_per_second``): the step's time, worked out.
+BATCHES_RATE_NOTE = "1 / the batches a second printed"
 
 
 def logger_table_read(leaves: set[str]) -> bool:

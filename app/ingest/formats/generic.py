@@ -81,6 +81,7 @@ from .episodes import episode_env_steps, episode_line, episode_named, episode_re
 from .epoch_time import epoch_time, epochs_planned
 from .fairseq_lua import FairseqLuaRecords
 from .fields import (
+    BATCHES_RATE_NOTE,
     ENV_TIMESTEPS,
     FIGURE_PART,
     LOSS_PART,
@@ -3197,6 +3198,9 @@ class GenericParser(StepLines[_Line]):
         table_figures, self._table_figures = self._table_figures, ()
         if Field.STEP_TIME not in got:
             seconds_note = None
+            if step_seconds is not None and got[Field.ITS].name.startswith("batches"):
+                # (a rate of batches printed, no time: the step's time is one over it, said so, never "as printed")
+                seconds_note = BATCHES_RATE_NOTE
         elapsed = got[Field.ELAPSED].value if Field.ELAPSED in got else None
         eta = got[Field.ETA].value if Field.ETA in got else None
         if (step_reading is not None and bar is None and line.counters is None and epoch is not None

@@ -176,6 +176,12 @@ ALIASES: dict[str, Field] = {
     "steps sec": Field.ITS,
     "steps per second": Field.ITS,
     "ups": Field.ITS,  # fairseq: updates per second
+    # A batch a step: OLMo's ``throughput/device/batches_per_second=0.2584`` (one device's batches, each rank's share of
+    # the step), ``batches/s``
+    "batches per second": Field.ITS,
+    "batches per second per device": Field.ITS,
+    "batches sec": Field.ITS,
+    "batches s": Field.ITS,
     "wps": Field.TOKENS_PER_SECOND,  # fairseq, early torchtitan: words (tokens) per second
     "tokens sec": Field.TOKENS_PER_SECOND,
     "tokens s": Field.TOKENS_PER_SECOND,

@@ -112,6 +112,17 @@ def skips_steps(stage: Stage, event: TrainStep, covered: int) -> bool:
     return covered > cadence and all(lines == cadence for lines in islice(reversed(recent), CADENCE_LINES))
 
 
+def partial_first_epoch(stage: Stage, previous: TrainStep | None, event: TrainStep) -> bool:
+    """``event`` moves on from the stage's first epoch, which its lines each printed again (``Epoch 16 - Batch loss:
+    …`` a batch, a T5 fine-tune's): that epoch began before the log's first line of it, as an excerpt cut mid-epoch
+    does, so the time from that line to this one is no epoch's, and nothing is measured across it (an epoch's time only
+    from one seen whole, its start and end in the log). One line an epoch (a closing summary's) times the whole epoch
+    between two lines and is no such case, nor is a first line that says it is at its epoch's start (``Epoch 1
+    [0%]``)."""
+    return (previous is not None and stage.reprinted and stage.lines == 1 and previous.step == stage.first_step
+            and stage.first_share != 0 and epoch_counted(previous) and epoch_counted(event))
+
+
 def timer_before(stage: Stage, seconds: float, covered: int) -> bool:
     """The stage's first line, counted as one step of its printed time, printed :data:`ONE_OFF_FACTOR` times less
     than a step of this line (``seconds`` over ``covered`` steps) takes: a timer's first reading, not a step's time
@@ -713,6 +724,12 @@ class StepProgress:
                     stage.moved_at = t
                 stage.offset = offset  # (a new epoch's count may be back where the last one ended)
                 stage.space(t, event.loss is not None)  # (a line of its own: when the next is due)
+                # (a later training line at the same epoch; a record written twice at one moment is no such line)
+                later = (event.loss is not None and t is not None and stage.step_time is not None
+                         and t > stage.step_time)
+                stage.reprinted = stage.reprinted or later
+                if later and t is not None and stage.step_time is not None and epoch_counted(event):
+                    stage.reprint_gaps.append(t - stage.step_time)
                 stage.take(event, t)  # the same step printed again
                 if event.step_seconds is not None or event.elapsed_seconds is not None:
                     stage.printed_timing = True  # (PaddleNLP's bar after its dict at the same step)
@@ -769,7 +786,8 @@ class StepProgress:
             if seconds is not None and covered > 0:
                 each = seconds / covered
                 stage.fastest_step = each if stage.fastest_step is None else min(stage.fastest_step, each)
-            if stage.lines_left_out or (not rolled and skips_steps(stage, event, covered)):
+            if (stage.lines_left_out or (not rolled and skips_steps(stage, event, covered))
+                    or partial_first_epoch(stage, previous, event)):
                 # (its steps are counted, as they ran; no time is measured across the steps the log leaves out, where it
                 # marks them left out or where its cadence shows them)
                 self._measure_from(stage, t, after_this_line=True)
@@ -789,6 +807,7 @@ class StepProgress:
         stage.lines += 1
         stage.lines_left_out = False
         stage.moved_at, stage.spaced = t, False  # (a new stage's first step, or steps counted: the counter moved)
+        stage.reprinted = False
         stage.take(event, t)
 
     @staticmethod
@@ -824,7 +843,7 @@ class StepProgress:
         previous = self._stage
         # (a stage's first line that counts its epoch says so alone: ``Epoch 1 complete [80%]  Loss: 0.431``)
         stage = Stage(name=event.stage, latest=event, step_time=t, moved_at=t, began_at=t,
-                      counts_epochs=epoch_counted(event), first_step=event.step)
+                      counts_epochs=epoch_counted(event), first_step=event.step, first_share=event.epoch_percent)
         if (previous is not None and not event.ends_at_total and event.epoch is not None
                 and previous.epoch is not None and event.epoch > previous.epoch):
             # A new epoch's count of batches, not a restart: the last epoch's evaluation still stands

@@ -106,6 +106,14 @@ class Stage:
     # are the same.
     line_gaps: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     spaced: bool = False  # a line printed the latest step again, apart in time, since the counter last moved
+    # A training line printed the latest step again since the counter last moved (an epoch's every batch line names it:
+    # ``Epoch 16 - Batch loss: 0.0029``): the stage's first such epoch began before its first line, where the log does
+    # not show (progress.partial_first_epoch).
+    reprinted: bool = False
+    # The time between such training lines of one epoch, each after the line before (its lines' pace, where they name
+    # only their epoch and no batch: the one time the lines measure before an epoch is seen whole).
+    reprint_gaps: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
+    first_share: float | None = None  # the stage's first line's share of its epoch, where printed (``Epoch 1 [0%]``)
     covered: deque[int] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     ended_wait: deque[bool] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))  # after a stall or a pause
     row_groups: deque[tuple[int, int]] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))  # (groups, steps)
@@ -721,8 +729,12 @@ def printed_pace(stage: Stage) -> float | None:
 
 def printed_step_seconds(stage: Stage) -> float | None:
     """The latest line's printed time of one step, unless the log's own dates showed that field is no
-    step's time (an elapsed clock read as a duration: flair's ``time (sec)``)."""
-    return None if stage.clock_over_printed else finite(stage.latest.step_seconds)
+    step's time (an elapsed clock read as a duration: flair's ``time (sec)``), or no step is done yet: a time printed at
+    step 0 before any training (modded-nanogpt's ``step:0/20000 val_loss:… train_time:0ms step_avg:0.01ms``, its
+    validation before the first step) is its timer's placeholder, no step's time."""
+    if stage.clock_over_printed or no_step_yet(stage):
+        return None
+    return finite(stage.latest.step_seconds)
 
 
 def steady_step(stage: Stage) -> tuple[float, float | None] | None:
@@ -791,11 +803,28 @@ def step_seconds(stage: Stage, m: Measure | None = None) -> float | None:
     if before is not None:
         return before.step_seconds
     if m is not None and m.steps_per_hour:
-        return 3600 / m.steps_per_hour
+        between = between_pauses(stage, m)
+        return between if between is not None else 3600 / m.steps_per_hour
     lines = [(seconds, covered) for seconds, covered, waited
              in zip(stage.line_durations, stage.covered, stage.ended_wait) if not waited]  # fmt: skip
     steps = sum(covered for _, covered in lines)
     return sum(seconds for seconds, _ in lines) / steps if steps else None
+
+
+def between_pauses(stage: Stage, m: Measure) -> float | None:
+    """A measured step's time where the stretch the rate measured holds an evaluation's pause (``m.evaluations``): the
+    time the recent step lines took over the steps they cover, those that came after a pause or a stall left out (their
+    time is the wait's), so that the step's time is the steps' own (a distillation run's 50 steps in 56.7 s between
+    its evaluations, 1.13 s a step, where the rate over 20 minutes that hold two of them reads 1.36 s). None where the
+    stretch holds none, no line was left out, or fewer than STEADY_LINES lines remain: the rate's own time stands."""
+    if not m.evaluations or not any(stage.ended_wait):
+        return None
+    lines = [(seconds, covered) for seconds, covered, waited
+             in zip(stage.line_durations, stage.covered, stage.ended_wait) if not waited]  # fmt: skip
+    steps = sum(covered for _, covered in lines)
+    if len(lines) < STEADY_LINES or steps <= 0:
+        return None
+    return sum(seconds for seconds, _ in lines) / steps
 
 
 def epoch_average_seconds(stage: Stage) -> float | None:

@@ -21,7 +21,7 @@ from ..events import (
     TrainingPause,
     TrainStep,
 )
-from ..tracker import WARMUP_SECONDS
+from ..tracker import WARMUP_COUNT, WARMUP_SECONDS
 from .health import Crash
 from .rising import Rise
 from .rules import FIRST_LINE_WAIT_SECONDS
@@ -32,6 +32,7 @@ from .stage import (
     Measure,
     RunFacts,
     Stage,
+    between_pauses,
     clock_step_seconds,
     count_noun,
     count_unit,
@@ -421,7 +422,7 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         before = timed_before_pass(stage)
         steady_said = steady_note(stage, steady)
         own = f" ({steady_said})" if steady_said is not None else \
-            measured_note(stage) if printed_step_seconds(stage) is None and before is None else \
+            measured_note(stage, m) if printed_step_seconds(stage) is None and before is None else \
             f" (as printed at {step_of(before, stage.counts_epochs)})" if before is not None else \
             f" ({latest.step_seconds_note})" if latest.step_seconds_note else \
             f" (a training batch's, as printed at {latest.step}/{stage.shared_bar.total})" if stage.shared_bar else \
@@ -456,6 +457,12 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         own = f"{before.step_seconds_note}, " if before.step_seconds_note else ""
         parts.append(f"{count_noun(stage)} {seconds_text(before.step_seconds or 0.0)} "
                      f"({own}as printed at {step_of(before, stage.counts_epochs)})")
+    if seconds is None and not parts and stage.counts_epochs and len(stage.reprint_gaps) >= WARMUP_COUNT:
+        # No epoch seen whole yet, its lines naming only their epoch (a T5 fine-tune's ``Epoch 17 - Batch loss: …``
+        # every 1.3 s): their own pace, measured, never an epoch's time
+        pace = statistics.median(stage.reprint_gaps)
+        parts.append(f"a line every {seconds_text(pace)} in the epoch (measured from the lines' times; its lines "
+                     "number no batch)")
     interval_seconds = finite(dict(latest.figures).get(LOGGING_INTERVAL_SECONDS))
     if interval_seconds is not None and seconds is None and interval_seconds > 0:
         # A logging hook's interval, the steps it spans printed nowhere in the log: its time as printed, no step's.
@@ -530,14 +537,22 @@ def epoch_with_its_evaluation(stage: Stage) -> float | None:
     return seconds if seconds is not None and seconds > 0 and stage.evaluated_last else None
 
 
-def measured_note(stage: Stage) -> str:
+def measured_note(stage: Stage, m: Measure | None = None) -> str:
     """How a step time that no line printed was worked out: from the lines' times (the log's dates, or when
     the lines were read), never as printed.
 
     A log whose lines print no date has no lines' times to measure by: its step time is measured from what the trainer
     printed, said as such (legacy OpenNMT-py's ``744 s elapsed``, Turi Create's ``Elapsed Time`` column: the trainer's
     clock; MLX-LM's ``Tokens/sec`` over its ``Trained Tokens``: its printed times), or, read live, from when the lines
-    arrived."""
+    arrived. Where the stretch the rate measured holds evaluations' pauses and the step's time leaves them out
+    (between_pauses), it says so: the rate beside it says it holds them."""
+    said = _measured_from(stage)
+    if m is not None and m.steps_per_hour and between_pauses(stage, m) is not None:
+        return said[:-1] + ", the evaluations' pauses left out)"
+    return said
+
+
+def _measured_from(stage: Stage) -> str:
     if stage.clock_over_printed:
         return " (from the log's dates)"
     latest = stage.latest
