@@ -3135,7 +3135,8 @@ class GenericParser(StepLines[_Line]):
         eta = got[Field.ETA].value if Field.ETA in got else None
         if (step_reading is not None and bar is None and line.counters is None and epoch is not None
                 and step_reading.field is Field.STEP and step_reading.name in _PLAIN_STEPS
-                and step_reading.total is None):  # (a count with its total is read as such already: flair's)
+                and step_reading.total is None  # (a count with its total is read as such already: flair's)
+                and step_reading.printed is None):  # (a count printed rounded, ``step:50K``, repeats as the epoch goes on)
             if (not self._steps_in_epoch and self._last is not None and self._last[1] is not None
                     and epoch > self._last[1] and step_reading.value <= self._last[0]):
                 # DGL's ``Epoch 00001 | Step 00000 | Loss …`` after ``Epoch 00000 | Step 00020``: the step went back
@@ -3395,6 +3396,7 @@ class GenericParser(StepLines[_Line]):
                          *_running_count(got.get(Field.TOKENS)), *unspanned),
                 counter=_counted_as(line, step_reading, bar, step),
                 count_unsaid=bar is not None and bar.unsaid and bar.unit is None,
+                step_printed=step_reading.printed if step_reading is not None and step_reading.value == step else None,
             )
         )
         self._begun_lr = None
