@@ -4047,3 +4047,27 @@ def test_a_step_counter_printed_rounded_is_said_as_printed_and_its_printed_time_
     assert (training["step"], training["step_printed"]) == (2500, "2.5K")
     assert training["step_seconds"] == pytest.approx(0.5)
     assert (training["loss"], training["grad_norm"], training["data"]["epoch"]) == (0.47, 2.8, 1.10)
+
+
+def test_a_plan_printed_again_at_each_restart_is_the_run_s_epochs(tmp_path: Path) -> None:
+    """A script that prints its plan as it starts, ``for`` left out and its settings after a comma, and again as it is
+    restarted before any batch (composed in a TTS trainer's words): the run is at epoch 0 of the 500 planned, batch 2 of
+    the epoch's 530, its total loss the loss."""
+    plan = "Beginning training 500 epochs, logging every 1, saving every 50, batch size 4."
+    lines = [
+        plan,
+        "Loading models from checkpoint 300051",
+        plan,
+        "epoch=0 i=0/530 total_loss=3.16261 spectro_loss=0.32889 vocoder_loss=2.83372",
+        "epoch=0 i=1/530 total_loss=8.81567 spectro_loss=0.62323 vocoder_loss=8.19244",
+        "epoch=0 i=2/530 total_loss=7.40716 spectro_loss=0.56287 vocoder_loss=6.84429",
+    ]
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert data["state"] == "measuring"
+    assert data["status_line"].startswith("epoch 0/500 · 2/530 in the epoch")
+    assert (data["training"]["step"], data["training"]["total_steps"], data["training"]["loss"]) == (2, 530, 7.40716)

@@ -55,9 +55,12 @@ _LISTED = re.compile(
     r"(?i)(?:^|,)\s*(?P<name>total[ _](?:number[ _]of[ _])?(?:[a-z]{1,20}[ _]){0,2}?(?P<unit>steps|iterations|iters|epochs))"
     r" (?P<count>\d{1,3}(?:,\d{3})+|\d{1,12})\s*(?=,|$)"
 )
-# The plan said in a sentence as training starts (YOLOv5, YOLOv7, Ultralytics: ``Starting training for 300 epochs...``).
-_SENTENCE = re.compile(r"(?i)\s*(?P<name>(?:start(?:ing)?|begin(?:ning)?) training) for (?P<count>\d{1,3}(?:,\d{3})+|\d{1,12}) "
-                       r"(?P<unit>steps|iterations|iters|epochs)\b\W*$")
+# The plan said in a sentence as training starts (YOLOv5, YOLOv7, Ultralytics: ``Starting training for 300 epochs...``), its
+# ``for`` left out or the model's name before it, the rest of its settings after a comma (a script's ``print(f"Beginning
+# training {epochs} epochs, logging every {log_every_n}, saving every {save_every_n}, batch size {batch_size}.")``, printed
+# again at each restart; ``print(f"Beginning training {self.args.model} for {self.args.epochs} epochs...")``).
+_SENTENCE = re.compile(r"(?i)\s*(?P<name>(?:start(?:ing)?|begin(?:ning)?) training) (?:for |[\w.-]{1,40} for )?"
+                       r"(?P<count>\d{1,3}(?:,\d{3})+|\d{1,12}) (?P<unit>steps|iterations|iters|epochs)\b(?:\W*$|, )")
 # BasicSR's (and its forks') epochs worked out for the iterations it stops at: ``Total epochs needed: 405 for iters 500,000``
 _EPOCHS_FOR_ITERS = re.compile(r"(?i)\s*total epochs needed: \d[\d,]*\s+for\s+(?:(?P<name>iters|iterations) (?P<count>\d{1,3}(?:,\d{3})+|\d{1,12})"
                                r"|(?P<count2>\d{1,3}(?:,\d{3})+|\d{1,12}) (?:iters|iterations))\s*\.?\s*$")
@@ -134,7 +137,7 @@ def planned_run(text: str) -> Planned | None:
     m = _BANNER.match(text)
     if m is None and "," in text and "otal" in text:
         m = _LISTED.search(text)
-    if m is None and "raining for " in text:
+    if m is None and "raining " in text:
         m = _SENTENCE.match(text)
     if m is None or _OTHER.search(m.group("name")) is not None:
         return None
