@@ -4071,3 +4071,25 @@ def test_a_plan_printed_again_at_each_restart_is_the_run_s_epochs(tmp_path: Path
     assert data["state"] == "measuring"
     assert data["status_line"].startswith("epoch 0/500 · 2/530 in the epoch")
     assert (data["training"]["step"], data["training"]["total_steps"], data["training"]["loss"]) == (2, 530, 7.40716)
+
+
+def test_a_table_of_losses_with_no_counter_is_read_as_logged_records(tmp_path: Path) -> None:
+    """A tab-separated table of losses (composed in PGNet's shape): three rows under the header are three logged
+    records, no step; the latest row's total loss the loss (19.415306), its parts under their names."""
+    lines = [
+        "total loss\tscore loss\tborder loss\tdirec loss\tctc loss\t",
+        "46.604204\t0.246368\t0.176002\t0.077165\t9.220934\t",
+        "16.816435\t0.151198\t0.104728\t0.045174\t3.303067\t",
+        "19.415306\t0.152088\t0.102675\t0.045731\t3.822962\t",
+    ]
+    log = tmp_path / "train_log.txt"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert data["status_line"].startswith("3 logged records · loss 19.4")
+    training = data["training"]
+    assert (training["step"], training["logged_records"], training["loss"]) == (None, 3, 19.415306)
+    assert training["figures"] == {"loss/score loss": 0.152088, "loss/border loss": 0.102675,
+                                   "loss/direc loss": 0.045731, "loss/ctc loss": 3.822962}

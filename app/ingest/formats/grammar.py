@@ -584,8 +584,8 @@ def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | No
             unknown.append((name[0], name[1], value, (m.group("unit") or "").strip() or None))
         if reading is None and m.group("si") and "." in value and not m.group("total"):
             # (``step:2.5K``: a counter's rounding with its fraction, no whole count as printed; what its name is)
-            named = read_pair(name[0], name[1], "0", None, None)
-            reading = named if named is not None and named.field is Field.STEP else None
+            counter = read_pair(name[0], name[1], "0", None, None)
+            reading = counter if counter is not None and counter.field is Field.STEP else None
         if reading is not None and m.group("si"):
             # ``tokens_per_sec: 14.2K``, ``consumed_tokens: 634K`` (nanotron): a count in thousands,
             # millions, billions; never a duration's or a position's.
