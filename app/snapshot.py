@@ -332,6 +332,8 @@ class TrainingView:
     # iteration=2137!``), ``"the run's closing lines"`` (wandb's summary row ``training/global_step 435``); else None
     # (and absent from the JSON).
     step_said: str | None = None
+    # The step as the log prints it where it rounds its counter (LeRobot's ``step:50K``): ``step`` is only that precise.
+    step_printed: str | None = None
     # How ``step_seconds`` was worked out where no step's time is printed nor measured (``worked out: the trainer's
     # clock, 33.24 s over 8 steps``), as the details say it; else None (and absent from the JSON).
     step_seconds_note: str | None = None
@@ -368,6 +370,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
         del data["logged_records"]  # only a log of dicts without a step number carries one
     if view.step_unit is None:
         del data["step_unit"]  # only a log whose lines are epochs carries one
+    if view.step_printed is None:
+        del data["step_printed"]  # only a log whose step counter is printed rounded carries one
     if view.step_said is None:
         del data["step_said"]  # only a position a crash or the run's closing lines name, no step line read, has one
     if view.loss_rising is None:

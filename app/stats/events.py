@@ -287,6 +287,7 @@ class TrainStep:
     ``last_of_epochs``: the run's planned epochs where its stop said it reached them (Lightning's ``Trainer.fit`
     stopped: `max_epochs=50` reached.`` after ``Epoch 49``'s full bar): ``epoch``, counted from zero, is the last of them,
     said as such, never as ``49/50`` (which reads as one epoch to go).
+    ``step_printed``: the step counter as the log prints it where it abbreviates it (``50K``): said so.
     ``epoch_percent``: how far through its epoch the line is, in per cent, where the log prints that share and no count
     of the epoch's batches (``Epoch 1 complete [80%]``); ``step`` is then the epoch, and the share is never the run's.
     """
@@ -331,6 +332,9 @@ class TrainStep:
     epoch_percent: float | None = None
     unnumbered: bool = False
     last_of_epochs: int | None = None
+    # The step as printed where the log rounds its counter (LeRobot's ``step:50K``): ``step`` is that rounding's
+    # number, said as printed, never more precise.
+    step_printed: str | None = None
 
 
 # TrainStep.counter's words for a count of the data itself (an image, a sample): a line goes through many of them, so

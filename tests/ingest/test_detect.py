@@ -877,6 +877,8 @@ REAL_FORMATS = {
     "generic-automap-issue4-epochs-81-to-99-loss-valloss-one-line-an-epoch.log": "generic",
     "generic-keras-tuner-adabyt-bayesian-trial-7-epoch-10-of-10-complete-then-trial-8-begun.log": "generic",
     "generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log": "generic",
+    "generic-lerobot-unitree-issue10-step-31k-abbreviated-counters.log": "generic",
+    "generic-lerobot-pr411-old-log-step-200-ep-3-episodes-epch-0-06.log": "generic",
     "crash-dynamic-hires-mmlm-readme-training-failed-with-error-record-alone.log": "generic",
     "startup-tuplan-garage-issue64-lightning-model-summary-totals-no-step-yet.log": "generic",
     "startup-chatglm-finetuning-issue112-lightning-parameter-totals-only.log": "generic",

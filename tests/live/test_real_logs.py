@@ -2779,6 +2779,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("stopself-gcn-run-readme-tf-gcn-epochs-196-200-unitless-time-optimization-finished-test-set-results.log", T0, "end",
      "done · epoch 200", "done", {"step": 200, "loss": 0.59147, "step_seconds": None, "finished": True,
                                   "figures": {"time/time": 0.08811}}),
+    # LeRobot's training line: its step counter printed rounded to thousands (``step:31K``), said as printed and never more
+    # precise (``step`` the number it rounds); ``updt_s`` the update's time as printed, ``grdn`` the grad norm, ``epch``
+    # the data set's passes; ``ep`` (episodes, ``2K``) no epoch
+    ("generic-lerobot-unitree-issue10-step-31k-abbreviated-counters.log", T0, "end", "step 31K · …", "measuring",
+     {"step": 31000, "step_printed": "31K", "loss": 0.037, "grad_norm": 0.722, "lr": 7.9e-05, "step_seconds": 0.098,
+      "data": epoch(9.54)}),
+    ("generic-lerobot-pr411-old-log-step-200-ep-3-episodes-epch-0-06.log", T0, "end", "step 200 · …", "measuring",
+     {"step": 200, "loss": 2.806, "grad_norm": 14.267, "lr": 1e-04, "step_seconds": 1.278, "data": epoch(0.06)}),
 ]  # fmt: skip
 
 
@@ -3461,6 +3469,8 @@ GENERIC_READ = {
     "generic-keras-tuner-adabyt-bayesian-trial-7-epoch-10-of-10-complete-then-trial-8-begun.log":
         "step, epoch, loss, step time, eval",
     "generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log": "step, total, epoch, loss, eval",
+    "generic-lerobot-unitree-issue10-step-31k-abbreviated-counters.log": "step, epoch, loss, lr, grad norm, step time",
+    "generic-lerobot-pr411-old-log-step-200-ep-3-episodes-epch-0-06.log": "step, epoch, loss, lr, grad norm, step time",
 }  # fmt: skip
 
 
@@ -4050,3 +4060,77 @@ def test_a_figure_said_in_prose_on_a_step_line_is_read_by_its_name(
     training = data["training"]
     assert (training["step"], training["total_steps"]) == (step, total)
     assert training["loss"] == pytest.approx(loss)
+
+
+def test_a_step_counter_printed_rounded_is_said_as_printed_and_its_printed_time_stands(tmp_path: Path) -> None:
+    """A LeRobot-style log (composed): its level before its date, its step counter rounded to thousands, so several lines
+    print ``step:2K`` as its data set's epochs go on (never a count of the epoch's batches), then ``step:2.5K`` and the
+    run's end words. The position is ``step 2.5K`` as printed (2500 its number, never more precise), the update's printed
+    0.5 s the step's time (rounded counters do not say how many steps two lines' dates span, so the dates contradict
+    nothing), ``ep:41`` (episodes) no epoch beside ``epch``; done at the end words."""
+    lines = [
+        "INFO 2024-05-01 12:00:00 ot_train.py:357 step:2K smpl:16K ep:40 epch:1.00 loss:0.500 grdn:3.000 lr:1.0e-05 updt_s:0.500 data_s:0.010",
+        "INFO 2024-05-01 12:01:40 ot_train.py:357 step:2K smpl:17K ep:41 epch:1.05 loss:0.480 grdn:2.900 lr:1.0e-05 updt_s:0.500 data_s:0.010",
+        "INFO 2024-05-01 12:03:20 ot_train.py:357 step:2.5K smpl:18K ep:43 epch:1.10 loss:0.470 grdn:2.800 lr:1.0e-05 updt_s:0.500 data_s:0.010",
+        "INFO 2024-05-01 12:03:25 ot_train.py:438 End of training",
+    ]
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    written = local(2024, 5, 1, 12, 3, 25)
+    os.utime(log, (written, written))
+    monitor = Monitor(log, clock=lambda: written)
+    monitor.backlog(read_backwards(log))
+    assert monitor.last_event_at() == written
+    data = snap(monitor, written)
+    assert data["state"] == "done"
+    assert data["status_line"].startswith("done · step 2.5K")
+    training = data["training"]
+    assert (training["step"], training["step_printed"]) == (2500, "2.5K")
+    assert training["step_seconds"] == pytest.approx(0.5)
+    assert (training["loss"], training["grad_norm"], training["data"]["epoch"]) == (0.47, 2.8, 1.10)
+
+
+def test_a_plan_printed_again_at_each_restart_is_the_run_s_epochs(tmp_path: Path) -> None:
+    """A script that prints its plan as it starts, ``for`` left out and its settings after a comma, and again as it is
+    restarted before any batch (composed in a TTS trainer's words): the run is at epoch 0 of the 500 planned, batch 2 of
+    the epoch's 530, its total loss the loss."""
+    plan = "Beginning training 500 epochs, logging every 1, saving every 50, batch size 4."
+    lines = [
+        plan,
+        "Loading models from checkpoint 300051",
+        plan,
+        "epoch=0 i=0/530 total_loss=3.16261 spectro_loss=0.32889 vocoder_loss=2.83372",
+        "epoch=0 i=1/530 total_loss=8.81567 spectro_loss=0.62323 vocoder_loss=8.19244",
+        "epoch=0 i=2/530 total_loss=7.40716 spectro_loss=0.56287 vocoder_loss=6.84429",
+    ]
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert data["state"] == "measuring"
+    assert data["status_line"].startswith("epoch 0/500 · 2/530 in the epoch")
+    assert (data["training"]["step"], data["training"]["total_steps"], data["training"]["loss"]) == (2, 530, 7.40716)
+
+
+def test_a_table_of_losses_with_no_counter_is_read_as_logged_records(tmp_path: Path) -> None:
+    """A tab-separated table of losses (composed in PGNet's shape): three rows under the header are three logged
+    records, no step; the latest row's total loss the loss (19.415306), its parts under their names."""
+    lines = [
+        "total loss\tscore loss\tborder loss\tdirec loss\tctc loss\t",
+        "46.604204\t0.246368\t0.176002\t0.077165\t9.220934\t",
+        "16.816435\t0.151198\t0.104728\t0.045174\t3.303067\t",
+        "19.415306\t0.152088\t0.102675\t0.045731\t3.822962\t",
+    ]
+    log = tmp_path / "train_log.txt"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert data["status_line"].startswith("3 logged records · loss 19.4")
+    training = data["training"]
+    assert (training["step"], training["logged_records"], training["loss"]) == (None, 3, 19.415306)
+    assert training["figures"] == {"loss/score loss": 0.152088, "loss/border loss": 0.102675,
+                                   "loss/direc loss": 0.045731, "loss/ctc loss": 3.822962}

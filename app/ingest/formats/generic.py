@@ -133,6 +133,7 @@ from .keras_bars import SampleCounts, keras_line, sample_time_note
 from .legends import MAX_LEGEND_NAMES, legend_row, spelled_out
 from .lone_figures import LOSS_NAMES, generation_figures, lone_figure
 from .loss_groups import LossGroups, loss_groups
+from .loss_tables import LossTable, loss_table_header, loss_table_row
 from .lost_losses import lost_loss
 from .marked_scores import heading_alone, marked_scores, positioned_scores, score_under_heading
 from .metric_lines import current_metric, evaluation_dict
@@ -612,6 +613,7 @@ class GenericParser(StepLines[_Line]):
         self._epoch_header: Reading | None = None  # an epoch said alone on the line above, no step read under it yet
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
         self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
+        self._loss_table: LossTable | None = None  # a tab-separated table of losses with no counter (loss_tables.py)
         self._tree = TreeSummary()  # an epoch's summary drawn as a tree (tree_summaries.py)
         # The lines are the rows of a block of a job's figures once it is over (shapes.py): "train" (HF's train metrics,
         # no figure read), "evaluation" (an evaluation's results, its figures read); None: no such block.
@@ -1353,6 +1355,17 @@ class GenericParser(StepLines[_Line]):
                 # PccAI's ``Training at epoch 4 (total 4) with lr 0.0008 and aux_lr 0.005``: the epoch begun, of the run's
                 said = Reading(Field.EPOCH, "epoch", float(begun.group(1)), int(begun.group(2)))
                 return Kind.FULL, _Line("epoch", at, [said], text=s)
+        if "\t" in s:
+            if self._loss_table is not None:
+                loss_row = loss_table_row(self._loss_table, s)
+                if loss_row is not None:  # (a row of a table of losses that numbers none: a logged record, loss_tables.py)
+                    loss_name = normalise(self._loss_table.columns[self._loss_table.loss_at])
+                    return Kind.FULL, _Line("logged", at, [Reading(Field.LOSS, loss_name, loss_row[0])], text=s,
+                                            parts=loss_row[1])
+            loss_table = loss_table_header(s)
+            if loss_table is not None:
+                self._loss_table = loss_table
+                return Kind.FULL, None  # the header: its names are the next rows'
         if "," in s and (self._columns or s[:1].isalpha()):
             table = self._table_row(s)
             if table is None:
@@ -3205,7 +3218,8 @@ class GenericParser(StepLines[_Line]):
         eta = got[Field.ETA].value if Field.ETA in got else None
         if (step_reading is not None and bar is None and line.counters is None and epoch is not None
                 and step_reading.field is Field.STEP and step_reading.name in _PLAIN_STEPS
-                and step_reading.total is None):  # (a count with its total is read as such already: flair's)
+                and step_reading.total is None  # (a count with its total is read as such already: flair's)
+                and step_reading.printed is None):  # (a count printed rounded, ``step:50K``, repeats as the epoch goes on)
             if (not self._steps_in_epoch and self._last is not None and self._last[1] is not None
                     and epoch > self._last[1] and step_reading.value <= self._last[0]):
                 # DGL's ``Epoch 00001 | Step 00000 | Loss …`` after ``Epoch 00000 | Step 00020``: the step went back
@@ -3465,6 +3479,7 @@ class GenericParser(StepLines[_Line]):
                          *_running_count(got.get(Field.TOKENS)), *unspanned),
                 counter=_counted_as(line, step_reading, bar, step),
                 count_unsaid=bar is not None and bar.unsaid and bar.unit is None,
+                step_printed=step_reading.printed if step_reading is not None and step_reading.value == step else None,
             )
         )
         self._begun_lr = None

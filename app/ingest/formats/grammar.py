@@ -80,6 +80,8 @@ ALIASES: dict[str, Field] = {
     "total optimization steps": Field.TOTAL,
     "epoch": Field.EPOCH,
     "ep": Field.EPOCH,  # RETURNN's ``ep 272 train, step 176``
+    # LeRobot's ``epch:126.54``: the data set's passes so far (its ``ep:5K`` beside it counts episodes: see pairs)
+    "epch": Field.EPOCH,
     "percentage": Field.PERCENT,
     # the loss: the most specific name on a line wins (see LOSS_RANK)
     "loss": Field.LOSS,
@@ -123,11 +125,15 @@ ALIASES: dict[str, Field] = {
     "grad norm": Field.GRAD_NORM,
     "gradient norm": Field.GRAD_NORM,
     "gnorm": Field.GRAD_NORM,
+    "grdn": Field.GRAD_NORM,  # LeRobot's ``grdn:3.103``
     "total grad norm": Field.GRAD_NORM,  # the norm of every parameter's gradient taken together (OLMo's ``optim/total_grad_norm``)
     "time": Field.STEP_TIME,
     "dt": Field.STEP_TIME,
     "iter dt": Field.STEP_TIME,  # minGPT's ``iter_dt 5850.34ms; iter 10: train loss 2.31135`` (the last iteration's)
     "iter time": Field.STEP_TIME,
+    # LeRobot's ``updt_s:0.501``: the policy's update, one training step's own time in seconds (its loader's wait
+    # beside it, ``data_s``, is no part of it)
+    "updt": Field.STEP_TIME,
     "step time": Field.STEP_TIME,
     "batch time": Field.STEP_TIME,
     # the iteration's own stopwatch (``t1 - t0`` around it): DBPN's and the SR scripts' ``|| Timer: 0.4567 sec.``,
@@ -343,6 +349,8 @@ class Reading:
     name: str
     value: float
     total: int | None = None
+    # A count printed rounded to its SI suffix (LeRobot's ``step:50K``), as printed: ``value`` is only that precise.
+    printed: str | None = None
 
 
 def episode_length(name: str) -> bool:
@@ -591,15 +599,28 @@ def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | No
         if reading is None and unknown is not None and not m.group("total") and not m.group("si") and not (
                 end < len(text) and text[end].isalpha() and not m.group("unit")):
             unknown.append((name[0], name[1], value, (m.group("unit") or "").strip() or None))
+        if reading is None and m.group("si") and "." in value and not m.group("total"):
+            # (``step:2.5K``: a counter's rounding with its fraction, no whole count as printed; what its name is)
+            counter = read_pair(name[0], name[1], "0", None, None)
+            reading = counter if counter is not None and counter.field is Field.STEP else None
         if reading is not None and m.group("si"):
             # ``tokens_per_sec: 14.2K``, ``consumed_tokens: 634K`` (nanotron): a count in thousands,
             # millions, billions; never a duration's or a position's.
             if reading.field in _SI_FIELDS and not m.group("unit"):
                 reading = replace(reading, value=reading.value * _SI[m.group("si")])
+            elif reading.field is Field.STEP and reading.total is None and not m.group("unit") and (
+                    abbreviated := abbreviated_count(value, m.group("si"))) is not None:
+                # A step counter the log prints abbreviated (LeRobot's ``format_big_number``: ``step:50K``,
+                # ``step:2.0K``): that count, rounded as printed and said so, never more precise.
+                reading = replace(reading, value=abbreviated, printed=value + m.group("si"))
             else:
                 reading = None
         if reading is not None:
             found.append(reading)
+    epochs = [r for r in found if r.field is Field.EPOCH]
+    if len(epochs) > 1 and any(r.name == "ep" for r in epochs):
+        # LeRobot's ``ep:47 epch:0.55``: beside an epoch named at length, ``ep`` counts something else (its episodes)
+        found = [r for r in found if r.field is not Field.EPOCH or r.name != "ep"]
     prose = [p for p in prose if any(r is p[0] for r in found)]  # (a count printed with its SI suffix dropped)
     if prose and not any(r.field in _COUNTERS and all(r is not p[0] for p in prose) for r in found):
         # no counter of the line's own beside them: a sentence's figures (``the loss is 0.3``), no record's
@@ -629,6 +650,15 @@ def printed_pairs(text: str) -> list[tuple[str, str | None, str, str | None]]:
         if name is not None:
             found.append((name[0], name[1], value, (m.group("unit") or "").strip() or None))
     return found
+
+
+def abbreviated_count(value: str, suffix: str) -> float | None:
+    """A count printed with a thousands or millions suffix (``50K``, ``2.0K``, ``1.2M``): the number it rounds; None for
+    a suffix no counter of steps prints (``B``, ``G``, ``T``)."""
+    figure = number(value)
+    if figure is None or figure < 0 or suffix not in ("K", "M"):
+        return None
+    return round(figure * _SI[suffix])
 
 
 def _by_unit(value: str, unit: str) -> Reading | None:

@@ -130,8 +130,9 @@ _RECORD_FIELD = re.compile(
     # DC/OS TensorFlow's second handler: ``[2018-04-17 12:48:42,927|tensorflow|INFO]: ``)
     rf"|\|[\w.<>-]{{1,120}}\|{_LEVEL}\]:?\s+"
     # the source file and line, maybe the process id (``%(filename)s:%(lineno)d[%(process)d]``: SiaStegNet's
-    # ``train.py:254[27649] INFO ``); a file's name with its extension, so a record's own ``Epoch:5 `` is never one
-    rf"|[\w<>-]{{1,120}}\.(?:py|pyx|lua|cc|cpp|c|h|rs|go|jl):\d{{1,7}}(?:\[\d{{1,9}}\])?:?\s+"
+    # ``train.py:254[27649] INFO ``); a file's name with its extension, so a record's own ``Epoch:5 `` is never one; maybe
+    # behind the end of its folders (LeRobot prints its path's last 15 characters: ``ts/train.py:239``)
+    rf"|(?:[\w.<>/-]{{0,120}}/)?[\w<>-]{{1,120}}\.(?:py|pyx|lua|cc|cpp|c|h|rs|go|jl):\d{{1,7}}(?:\[\d{{1,9}}\])?:?\s+"
     rf"|[\w.<>-]{{1,120}} >>> "  # the logger's name and ``>>>`` (steppy's ``%(asctime)s %(name)s >>> %(message)s``)
     # a colon glued to the time before the level (``%(asctime)s:%(levelname)s: %(message)s``, the Stanford CS230 project
     # template's logger and the scripts built on it: ``2018-03-09 20:46:10,078:INFO: Starting training for 30 epoch(s)``)
@@ -151,7 +152,10 @@ _FIGURED_FIELD = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?[:=]\s{0,8}\
 # [akka://RabitTracker/user/Handler] ``, its level in brackets before its time (peeled only there: ``[INFO] `` alone may
 # lead a record's own brackets).
 _LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?|\[{_LEVEL} *\| *[\w.<>-]{{1,120}}\]:\s?|\[{_LEVEL}:[\w.<>-]{{1,120}}\] "
-                         rf"|\[{_LEVEL}\] (?=\[\d\d/\d\d/\d{{4}} \d\d:\d\d:\d\d)")
+                         rf"|\[{_LEVEL}\] (?=\[\d\d/\d\d/\d{{4}} \d\d:\d\d:\d\d)"
+                         # LeRobot's ``%(levelname)s %(asctime)s %(filename)s:%(lineno)s``: ``INFO 2026-06-12 18:27:57 ot_train.py:357 ``,
+                         # its level before its time (peeled only there)
+                         rf"|{_LEVEL} {{1,8}}(?=\d{{4}}-\d\d-\d\d[ T]\d\d:\d\d:\d\d)")
 # torchrun's ``[rank0]:``/``[default0]:``, mpirun's ``[1,0]<stdout>:``, Lightning's ``[rank: 0] ``.
 # A rank or worker named bare before a separator (``rank 1 | ``, ``worker 3: ``); DeepSpeed's and Megatron's
 # ``[Rank 0] `` leading the line (``print_rank_0``'s, and ``log_dist``'s once its logging fields are off).
@@ -189,7 +193,7 @@ _PASTE_MARKS = re.compile(r"[ \t]*(?:`{1,3}|>[ \t]?)[ \t]*(?=\[|\d{4}[-/]\d\d[-/
 _LEVEL_LETTER = re.compile(r"[ \t]{0,8}[DIWEF] (?=[A-Z0-9-])")
 # A cheap test: can the line start with a prefix at all?
 _MAYBE = re.compile(r"[ \t]{0,8}[DIWEF] [A-Z0-9-]|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} |"
-                    r"(?i:rank|worker) ?\d|\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
+                    r"(?i:rank|worker) ?\d|\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Z]{4,8} {1,8}\d{4}-|[A-Za-z][\w.-]{0,62}: ")
 _MAX_PEELS = 6
 # How many lines, over a reader's life, may be looked through ahead for a year (PrefixReader.ahead).
 _AHEAD_LINES = 2000

@@ -8,8 +8,10 @@ it (``==> ``, ``*** … ***``, ``----- … -----``):
 - a named method in place of the training word (``Starting MAML for 20 meta epoch(s)``), or a bare ``Training`` /
   ``Train`` with no verb (``==> Training for 100 epochs``), only where a plan follows: without one they are prose; a
   named method's plan only in epochs, a training's own unit (``Start backup for 20 steps`` is any job's);
-- then, in any order, the plan (``for 300 epochs``, ``for 20 meta epoch(s)``, ``with 100 epochs``, ``from epoch 0 to
-  300``, ``from iteration 0 to 40000``) and settings that are no plan (``with 8 GPUs``, ``on cuda:0``, ``using DDP``).
+- then, in any order, the plan (``for 300 epochs``, right after the head its ``for`` left out: ``Beginning training
+  500 epochs``, ``for 20 meta epoch(s)``, ``with 100 epochs``, ``from epoch 0 to
+  300``, ``from iteration 0 to 40000``) and settings that are no plan (``with 8 GPUs``, ``on cuda:0``, ``using DDP``; after the plan, a script's
+  further settings each after a comma: ``…, logging every 1, saving every 50, batch size 4.``).
 
 A plan is the run's total only in its own unit (epochs, or steps/iterations/updates), and never one that says more is
 to come (``for 50 more epochs``: a resumed run's rest, not its total) or a part of the run (warmup, evaluation). A
@@ -44,14 +46,18 @@ _HEADS = (
     (re.compile(r"(?i)(?:will |now )?train(?:ing)?(?= for )"), True),
 )
 _UNIT = r"(?P<unit>epoch|step|iteration|iter|update)(?:s|\(s\))?"
-# ``for 300 epochs``, ``for 20 meta epoch(s)``, ``for a total of 10 epochs``, ``with 100 epochs``
+# ``for 300 epochs``, ``for 20 meta epoch(s)``, ``for a total of 10 epochs``, ``with 100 epochs``; right after the head,
+# its ``for`` left out (``Beginning training 500 epochs, …``)
 _PLAN_FOR = re.compile(rf"(?i)[,:]? ?(?:for|with) (?:a total of |total )?(?P<count>{_COUNT}) "
                        rf"(?P<kind>(?:[a-z]+[ -]){{0,2}}?){_UNIT}(?=\W|$)")
 # ``from epoch 0 to 300``, ``from iteration 0 to iteration 40000``
 _PLAN_RANGE = re.compile(rf"(?i)[,:]? ?from {_UNIT}\s*:?\s*(?P<start>\d{{1,12}}) to (?:(?:epoch|step|iteration|iter)s? ?)?"
                          rf"(?P<count>{_COUNT})(?=\W|$)")
+_PLAN_BARE = re.compile(rf"(?i) (?P<count>{_COUNT}) (?P<kind>){_UNIT}(?=\W|$)")
 # A setting that is no plan: ``with 8 GPUs``, ``on cuda:0``, ``using DDP``, ``in mixed precision``
 _SETTING = re.compile(r"(?i)[,:]? ?(?:with|on|using|in|at|under|via) (?P<words>[^\s,;]+(?: [^\s,;]+){0,3})(?=[,;]|\s*$| (?:with|on|using|in|at|under|via) )")
+# After the plan, a script's further settings each after a comma (``…, logging every 1, saving every 50, batch size 4``)
+_LISTED_SETTING = re.compile(r", (?P<words>[^\s,;]+(?: [^\s,;]+){0,4})(?=[,;]|\s*$)")
 _NOT_A_SETTING = re.compile(r"(?i)\b(?:epochs?|steps?|iter(?:ation)?s?|updates?|and|but|then|never|not|after|before|when|"
                             r"while|if|because|until|so|it|was|is|does|did|hangs?)\b")
 # Kinds of a unit that say it is no total of the run
@@ -125,7 +131,8 @@ def _rest(body: str, at: int, name: str) -> StartSentence | None:
     start: int | None = None
     start_unit: str | None = None
     while at < len(body):
-        plan = _PLAN_FOR.match(body, at) or _PLAN_RANGE.match(body, at)
+        plan = (_PLAN_FOR.match(body, at) or _PLAN_RANGE.match(body, at)
+                or (_PLAN_BARE.match(body, at) if at == len(name) and name else None))
         if plan is not None:
             kind = plan.groupdict().get("kind") or ""
             if unit is not None or _NOT_THE_RUN.search(kind):
@@ -137,7 +144,7 @@ def _rest(body: str, at: int, name: str) -> StartSentence | None:
                 start, start_unit = int(plan.group("start")), "iteration" if said == "iter" else said
             at = plan.end()
             continue
-        setting = _SETTING.match(body, at)
+        setting = _SETTING.match(body, at) or (_LISTED_SETTING.match(body, at) if unit is not None else None)
         if setting is None or _NOT_A_SETTING.search(setting.group("words")):
             return None
         at = setting.end()

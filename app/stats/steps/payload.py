@@ -90,6 +90,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         finished=(finished(stage) or v.state == "done") and v.state != "crashed",
         logged_steps=latest.logged,
         logged_records=latest.step if latest.logged else None,
+        step_printed=latest.step_printed,
         errors=errors_view(errors),
         loss_spikes=stage.spikes.count if stage.spikes.recent else None,
         loss_spike_steps=() if latest.logged else tuple(stage.spikes.steps),  # (a count of dicts is no step)

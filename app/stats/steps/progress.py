@@ -753,7 +753,8 @@ class StepProgress:
         seconds = line_seconds(previous, event, covered) if covered is not None else event.step_seconds
         if covered is not None and previous is not None and seconds is not None:
             gap = clock_gap(previous, event)
-            if gap is not None and (stage.clock_over_printed or clock_contradicts(seconds, gap)):
+            # (a counter printed rounded, ``step:50K``, says too little of the steps between two lines to contradict them)
+            if gap is not None and event.step_printed is None and (stage.clock_over_printed or clock_contradicts(seconds, gap)):
                 # The log's own dates over a printed time they contradict (timing.clock_contradicts).
                 stage.clock_over_printed = True
                 seconds = gap

@@ -174,8 +174,10 @@ def details(
         first_step, stride = stall.first_line
         per_step = seconds_text(latest.step_seconds or 0.0)
         noun = count_noun(stage)
-        why = (f"{noun} {first_step} suggests a line every {stride} {noun}s of {per_step}" if stride is not None
-               else f"{noun} {first_step} does not say how many {noun}s of {per_step} the log prints between lines")
+        # (a step the log prints rounded, as printed: ``step 31K``)
+        first = latest.step_printed if latest.step_printed is not None and first_step == latest.step else f"{first_step}"
+        why = (f"{noun} {first} suggests a line every {stride} {noun}s of {per_step}" if stride is not None
+               else f"{noun} {first} does not say how many {noun}s of {per_step} the log prints between lines")
         body.append((Line.FIRST_LINE_LIMIT, f"Stall limit {text.duration(stall.limit)} until a second {noun} line: {why}"))
     body.append((Line.STAGE, stage_line(stage)))
     lines: list[str] = []
@@ -704,7 +706,9 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
         count = f"{step.step}/{size}" if size is not None else f"{step.step}"
         return f"{count}{counted(step)} in the pass"
     noun = count_unit(step.counter, epochs)
-    where = f"{noun} {step.step}/{step.total_steps}" if step.total_steps is not None else f"{noun} {step.step}"
+    # (a counter the log prints rounded, ``step:50K``, said as printed)
+    count = step.step_printed if step.step_printed is not None else f"{step.step}"
+    where = f"{noun} {count}/{step.total_steps}" if step.total_steps is not None else f"{noun} {count}"
     if step.total_steps is None and step.last_of_epochs is not None and step.epoch == step.step:
         where += epochs_of(step)  # (the last of the plan's epochs counted from zero: ``epoch 49 (last of 50)``)
     if step.epoch_batch is not None and in_epoch is not None:

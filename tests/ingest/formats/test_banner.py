@@ -95,7 +95,15 @@ def test_a_line_of_prose_with_no_role_word_is_no_banner() -> None:
         ("Starting training for 50 epochs on 2 GPUs", Planned("epochs", 50, "Starting training")),
         ("Starting training for 50 more epochs", None),
         ("Starting warmup for 5 epochs", None),
-        # no count, or a zero: none
+        # a script's print as it starts (and again at each restart), its settings after a comma, no ``for``; or the model's
+        # name before ``for`` (print formats of CISC-867/Project's TTS trainer and of a classifier's ``run()``, composed)
+        ("Beginning training 500 epochs, logging every 1, saving every 50, batch size 4.",
+         Planned("epochs", 500, "Beginning training")),
+        ("Beginning training 10 epochs, saving every 10.", Planned("epochs", 10, "Beginning training")),
+        ("Beginning training resnet18 for 30 epochs...", Planned("epochs", 30, "Beginning training resnet18")),
+        # a sentence that says more than the plan, no count, or a zero: none
+        ("Beginning training 500 epochs later than planned", None),
+        ("Beginning training model.npy", None),
         ("Starting training...", None),
         ("Starting training for 0 epochs...", None),
     ],
