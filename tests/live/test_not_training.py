@@ -47,3 +47,30 @@ def test_a_crash_after_the_scan_bar_is_before_any_step(tmp_path: Path) -> None:
     assert any("EOFError: Ran out of input" in d for d in data["details"])
     assert data["training"] is None or data["training"]["step"] is None
     assert "412" not in data["status_line"] and "88" not in data["status_line"]
+
+
+# --- an evaluation's ordinal (DL4J's EvaluativeListener): no figure of it ----------------------------------------
+
+def test_an_evaluation_s_ordinal_is_no_figure_on_a_real_log(tmp_path: Path) -> None:
+    name = "generic-dl4j-houbb-lenet-mnist-score-iterations-880-930-starting-evaluation-nr-1-then-metrics.log"
+    data = shown(tmp_path, body(name), name)
+    # ``Starting evaluation nr. 1`` after ``Score at iteration 930``: the first evaluation begins, no score of it
+    assert data["training"]["step"] == 930
+    assert not any("nr" in name or value == 1.0 for name, value in _evals(data).items())
+
+
+def test_an_evaluation_s_ordinal_is_no_figure(tmp_path: Path) -> None:
+    # composed: DL4J's logback lines (``HH:MM:SS.mmm [main] INFO <logger> - <message>``), a score every 100 iterations
+    # 80 s apart, then the evaluative listener's start of its third evaluation. Position iteration 400; no evaluation
+    # figure (the 3 is the evaluation's ordinal); 80 s per 100 iterations measured from the lines' times.
+    prefix = "[main] INFO org.deeplearning4j.optimize.listeners."
+    scores = [f"10:0{i}:{20 * i:02d}.000 {prefix}ScoreIterationListener - Score at iteration {i * 100} is 0.{9 - i}"
+              for i in range(1, 5)]
+    for start in ("Starting evaluation nr. 3", "Starting evaluation 3", "Evaluation no. 3"):
+        data = shown(tmp_path, [*scores, f"10:05:40.000 {prefix}EvaluativeListener - {start}"])
+        assert data["training"]["step"] == 400
+        assert _evals(data) == {}, start
+
+
+def _evals(data: dict[str, Any]) -> dict[str, float]:
+    return {name: e["value"] for name, e in (data["training"]["eval"] or {}).items()}
