@@ -74,3 +74,36 @@ def test_an_evaluation_s_ordinal_is_no_figure(tmp_path: Path) -> None:
 
 def _evals(data: dict[str, Any]) -> dict[str, float]:
     return {name: e["value"] for name, e in (data["training"]["eval"] or {}).items()}
+
+
+# --- the Trainer's evaluation bar, drawn under the training bar (``ESC[A``) and again after training ----------------
+
+def test_an_evaluation_bar_drawn_nested_keeps_its_total_after_training(tmp_path: Path) -> None:
+    # composed: an HF Trainer log cut inside an evaluation (its bar of 60 batches redrawn under the training bar, each
+    # redraw followed by tqdm's cursor-up ``ESC[A``), training's bar 400/500 then 500/500 at 3.00 s/it, the dicts
+    # printed late (block-buffered stdout), the training summary, then the script's final ``trainer.evaluate()`` bar,
+    # 60/60 drawn alone with no cursor-up. Done at step 500/500 (the training bar's), 3.00 s a step, the last loss
+    # 0.86; the 60-batch bar is the evaluation's both times, no training step and no step time.
+    up = "\x1b[A"
+    lines = [
+        "\r 97%|█████████▋| 58/60 [00:09<00:00,  6.10it/s]" + up,
+        "\r100%|██████████| 60/60 [00:09<00:00,  6.02it/s]" + up + "\r" + " " * 49 + "\r" + up
+        + "\r 80%|████████  | 400/500 [20:00<05:00,  3.00s/it]",
+        "{'eval_loss': 0.91, 'eval_runtime': 9.9, 'eval_samples_per_second': 48.4, 'eval_steps_per_second': 6.06, "
+        "'epoch': 1.6}",
+        "\r 90%|█████████ | 450/500 [22:30<02:30,  3.00s/it]\r100%|██████████| 500/500 [25:00<00:00,  3.00s/it]",
+        "Training completed successfully!",
+        "{'loss': 0.88, 'grad_norm': 0.5, 'learning_rate': 1e-06, 'epoch': 1.8}",
+        "{'loss': 0.86, 'grad_norm': 0.4, 'learning_rate': 1e-07, 'epoch': 2.0}",
+        "{'train_runtime': 1500.0, 'train_samples_per_second': 2.667, 'train_steps_per_second': 0.333, "
+        "'train_loss': 0.95, 'epoch': 2.0}",
+        "\r  0%|          | 0/60 [00:00<?, ?it/s]\r 50%|█████     | 30/60 [00:05<00:05,  6.00it/s]"
+        "\r100%|██████████| 60/60 [00:10<00:00,  6.00it/s]",
+        "Final eval loss: 0.9000",
+    ]
+    data = shown(tmp_path, lines)
+    assert data["state"] == "done" and data["format"] == "hf-trainer"
+    assert (data["training"]["step"], data["training"]["total_steps"]) == (500, 500)
+    assert data["training"]["loss"] == 0.86
+    assert data["training"]["step_seconds"] == 3.0
+    assert _evals(data) == {"eval_loss": 0.91}

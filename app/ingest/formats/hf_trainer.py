@@ -80,6 +80,8 @@ _GLUED_RECORD = re.compile(r"(?:step|iter|iteration)\s?[=:]\s?\d{1,12}\b.{0,400}
 # The Trainer's evaluation starting, glued after a bar's closing bracket behind its logger's prefix (PaddleNLP's)
 _GLUED_EVALUATION = re.compile(r"\*{5} Running (?:Evaluation|Prediction) \*{5}")
 _BAR_SUFFIX = re.compile(r"^\]?(\d{1,12}), (-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)\s*$")
+# A bar redraw then tqdm's cursor-up (``ESC[A``): a bar drawn under another, its total before `` [``.
+_NESTED_BAR = re.compile(r"\d/(\d{1,12}) \[[^\]\r\n]{0,80}\]\x1b\[A")
 # Bars of one total that advance this many times with nothing else said are the training bar
 # (a log of bars alone: stderr captured, stdout not; an evaluation bar comes and goes with a dict).
 BARS_TO_TRUST = 2
@@ -122,6 +124,7 @@ class HfTrainerParser(EmitLines):
         self._start_emitting()
         self._train_total: int | None = None
         self._bar_total: int | None = None  # total of the most recent bar
+        self._nested_totals: set[int] = set()  # totals of bars drawn under another (the evaluation's: see whole_line)
         self._dict_steps = False  # the log dicts name their step
         self._step: int | None = None  # last training-bar position
         self._epochs: tuple[int, int, int] | None = None  # (epoch, the run's epochs, its batches) said as it began
@@ -172,7 +175,12 @@ class HfTrainerParser(EmitLines):
         return not self._state
 
     def whole_line(self, raw: str, events: list[Event]) -> bool:
-        """A ``trainer_state.json``'s line, read by its document reader (hf_state.py)."""
+        """A ``trainer_state.json``'s line, read by its document reader (hf_state.py); notes a bar drawn nested."""
+        if "\x1b[A" in raw:
+            # tqdm draws a second bar under the first and moves the cursor back up after each redraw (``ESC[A``): the
+            # Trainer's evaluation bar under its training bar. That total counts an evaluation's batches, whenever
+            # it is drawn again (the final ``trainer.evaluate()`` after training, drawn alone, with no cursor-up).
+            self._nested_totals.update(int(m.group(1)) for m in _NESTED_BAR.finditer(raw))
         if self._state and raw.strip() and not JSON_LINE.match(raw):
             self._state = False  # not a JSON document after all (a tail that began in a printed config)
         if self._state:
@@ -489,6 +497,9 @@ class HfTrainerParser(EmitLines):
         n, total = int(m.group(2)), int(m.group(3))
         if m.string[m.end(3) : m.end(3) + 2] != " [" and not _whole_total(int(m.group(1)), n, total):
             return []  # cut inside its total
+        if total in self._nested_totals and total != self._train_total:
+            # (an evaluation's bar: see whole_line; a pause once the training bar is known)
+            return [TrainingPause(at=None, reason="evaluation")] if self._train_total is not None and n > 0 else []
         after_eval, self._after_eval = self._after_eval, False
         self._bar_since_record = True
         self._bar_total = total
