@@ -107,3 +107,38 @@ def test_an_evaluation_bar_drawn_nested_keeps_its_total_after_training(tmp_path:
     assert data["training"]["loss"] == 0.86
     assert data["training"]["step_seconds"] == 3.0
     assert _evals(data) == {"eval_loss": 0.91}
+
+
+# --- a second program run after training at the shell's prompt -----------------------------------------------------
+
+_TRAINED = [
+    "2023-05-01 10:00:00,000 - INFO - epoch: 2, batch_id: 0, auc:0.71, loss:0.52, avg_batch_cost: 0.50 sec",
+    "2023-05-01 10:05:00,000 - INFO - epoch: 2, batch_id: 600, auc:0.75, loss:0.48, avg_batch_cost: 0.50 sec",
+    "2023-05-01 10:10:00,000 - INFO - epoch: 2 done, auc: 0.76, loss:0.47, epoch time: 600.00 s",
+]
+_RUN_AGAIN = [
+    "2023-05-01 10:12:00,000 - INFO - epoch: 0, batch_id: 0, auc: 0.70, avg_batch_cost: 0.01 sec",
+    "2023-05-01 10:13:00,000 - INFO - epoch: 0 done, auc: 0.74, epoch time: 60.00 s",
+    "2023-05-01 10:13:01,000 - INFO - epoch: 1, batch_id: 0, auc: 0.74, avg_batch_cost: 0.01 sec",
+]
+
+
+def test_an_inference_script_after_training_leaves_the_training_standing(tmp_path: Path) -> None:
+    # composed: a recommender's training (PaddleRec's line shape) to epoch 2's end, then at the shell's prompt its
+    # inference script, which loads each saved epoch and prints lines of the same shape from epoch 0 again (no loss).
+    # Done: the shell came back after training; position epoch 2 (batch 600 its last batch line), loss 0.48, 500 ms a
+    # batch as printed; the inference's epochs 0 and 1, its 10 ms batches and its auc are not the training's.
+    for command in ("user@box:~/rec$ python tools/infer.py -m config.yaml",
+                    "(venv) user@box:~/rec$ CUDA_VISIBLE_DEVICES=0 python3 -u eval_model.py --ckpt out/2"):
+        data = shown(tmp_path, [*_TRAINED, command, *_RUN_AGAIN])
+        assert data["state"] == "done", command
+        assert data["training"]["data"]["epoch"] == 2 and data["training"]["step"] == 600
+        assert data["training"]["loss"] == 0.48 and data["training"]["step_seconds"] == 0.5
+        assert "auc" not in _evals(data)
+
+
+def test_a_training_script_run_again_is_a_new_run(tmp_path: Path) -> None:
+    # composed: the same, but the command runs the training script again: its lines are a new run's, read as such
+    # (epoch 1, batch 0 of the new run)
+    data = shown(tmp_path, [*_TRAINED, "user@box:~/rec$ python tools/trainer.py -m config.yaml", *_RUN_AGAIN])
+    assert data["training"]["data"]["epoch"] == 1 and data["training"]["step"] == 0
