@@ -142,3 +142,28 @@ def test_a_training_script_run_again_is_a_new_run(tmp_path: Path) -> None:
     # (epoch 1, batch 0 of the new run)
     data = shown(tmp_path, [*_TRAINED, "user@box:~/rec$ python tools/trainer.py -m config.yaml", *_RUN_AGAIN])
     assert data["training"]["data"]["epoch"] == 1 and data["training"]["step"] == 0
+
+
+# --- an evaluation's dict printed late, glued to a later bar: the checkpoint saved after it says its step -----------
+
+def _bar(n: int) -> str:
+    return f"\r  2%|▏         | {n}/2000 [10:{n - 100:02d}<1:00:00,  2.00s/it]"
+
+
+def test_an_evaluation_dict_glued_to_a_later_bar_is_the_checkpoint_s_step(tmp_path: Path) -> None:
+    # composed: an HF Trainer run evaluating and saving every 100 steps, its stdout block-buffered and its bar on
+    # stderr: the bar runs on to 130, the evaluation's dict (epoch 0.05, the step-100 evaluation) is glued to that
+    # redraw, and the Trainer's "Saving model checkpoint to …/checkpoint-100" follows. Position 130/2000; the
+    # evaluation at step 100, where the checkpoint after it was saved.
+    lines = [
+        "".join(_bar(n) for n in range(101, 131))
+        + "{'eval_loss': 0.61, 'eval_runtime': 300.5, 'eval_samples_per_second': 3.3, 'eval_steps_per_second': 3.3, "
+        "'epoch': 0.05}",
+        "Saving model checkpoint to out/run-1/checkpoint-100",
+    ]
+    data = shown(tmp_path, lines)
+    assert (data["training"]["step"], data["training"]["total_steps"]) == (130, 2000)
+    assert {name: (e["value"], e["step"]) for name, e in data["training"]["eval"].items()} == {"eval_loss": (0.61, 100)}
+    # with no checkpoint line after it, nothing says another step: the bar's it was read at
+    alone = shown(tmp_path, lines[:1], "alone.log")
+    assert {name: (e["value"], e["step"]) for name, e in alone["training"]["eval"].items()} == {"eval_loss": (0.61, 130)}

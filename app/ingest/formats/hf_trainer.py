@@ -125,6 +125,10 @@ class HfTrainerParser(EmitLines):
         self._train_total: int | None = None
         self._bar_total: int | None = None  # total of the most recent bar
         self._nested_totals: set[int] = set()  # totals of bars drawn under another (the evaluation's: see whole_line)
+        self._lines_read = 0
+        self._line_bar = False  # the line under way drew a bar
+        # An evaluation's dict glued after a bar on its line, held until the next line says its step (see _checkpoint)
+        self._late_eval: tuple[int, list[EvalResult]] | None = None
         self._dict_steps = False  # the log dicts name their step
         self._step: int | None = None  # last training-bar position
         self._epochs: tuple[int, int, int] | None = None  # (epoch, the run's epochs, its batches) said as it began
@@ -176,6 +180,8 @@ class HfTrainerParser(EmitLines):
 
     def whole_line(self, raw: str, events: list[Event]) -> bool:
         """A ``trainer_state.json``'s line, read by its document reader (hf_state.py); notes a bar drawn nested."""
+        self._lines_read += 1
+        self._line_bar = False
         if "\x1b[A" in raw:
             # tqdm draws a second bar under the first and moves the cursor back up after each redraw (``ESC[A``): the
             # Trainer's evaluation bar under its training bar. That total counts an evaluation's batches, whenever
@@ -226,6 +232,15 @@ class HfTrainerParser(EmitLines):
         """One line's bar redraws: only the last position of each run of them."""
         if len(events) - start > 1:
             events[start:] = _last_position(events[start:])
+        if self._late_eval is not None and self._late_eval[0] != self._lines_read:
+            events.extend(self._late_eval[1])  # (the line after it said no step of its own: the bar's step stands)
+            self._late_eval = None
+
+    def batch_end(self, events: list[Event]) -> None:
+        """An evaluation's dict held at the batch's end goes out at the step it was read at."""
+        if self._late_eval is not None:
+            events.extend(self._late_eval[1])
+            self._late_eval = None
 
     def extra_bad(self) -> int:
         """A ``trainer_state.json``'s entries that could not be read."""
@@ -426,8 +441,13 @@ class HfTrainerParser(EmitLines):
         return events
 
     def _checkpoint(self, saved: int) -> list[Event]:
-        """The Trainer saves ``checkpoint-N`` at global step N: a held bar at that position trains."""
+        """The Trainer saves ``checkpoint-N`` at global step N: a held bar at that position trains; an evaluation's
+        dict just before it, printed late after a later bar, was step N's (the Trainer evaluates, then saves)."""
         events: list[Event] = []
+        if self._late_eval is not None:
+            events.extend(replace(r, step=saved, late=True) if r.step is not None and r.step > saved else r
+                          for r in self._late_eval[1])
+            self._late_eval = None
         held = self._unconfirmed
         if held is not None and held.step == saved and held.total_steps is not None and not self._confirmed:
             self._train_total = held.total_steps
@@ -501,6 +521,7 @@ class HfTrainerParser(EmitLines):
             # (an evaluation's bar: see whole_line; a pause once the training bar is known)
             return [TrainingPause(at=None, reason="evaluation")] if self._train_total is not None and n > 0 else []
         after_eval, self._after_eval = self._after_eval, False
+        self._line_bar = True
         self._bar_since_record = True
         self._bar_total = total
         before: list[Event] = []
@@ -737,11 +758,17 @@ class HfTrainerParser(EmitLines):
                 return self._closing(held, epoch)
             return self._ended_at(StageEnd(at=None, summary=summary), epoch)
         if any(k.startswith("eval_") for k in pairs):
-            return [
+            results = [
                 EvalResult(at=None, name=k, value=v, step=self._step)
                 for k, v in values.items()
                 if k.startswith("eval_") and not describes_eval_run(k)
             ]
+            if self._line_bar and self._step:
+                # Glued after a bar redrawn on its line: the dict was printed late (stdout buffered, the bar on
+                # stderr), the bar's step may be past the evaluation's. Held for the next line (see _checkpoint).
+                self._late_eval = (self._lines_read, results)
+                return []
+            return results
         if "loss" not in pairs and "learning_rate" not in pairs:
             return []
         events: list[Event] = []

@@ -915,7 +915,7 @@ class StepProgress:
         if (
             stage is None
             or (event.step is not None and stage.finished is not None)
-            or (event.step is not None and event.step < stage.latest.step)
+            or (event.step is not None and event.step < stage.latest.step and not event.late)
         ):
             # Printed before the next stage's first step (its step-0 validation).
             self._pending_evals[event.name] = figure
