@@ -1795,6 +1795,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # header with no row under it (the label scans' bars are data loading); spaCy v2's settings, then its table's header
     ("startup-yolov5-peshmerge-ml2-file-terminal-output-300-epochs-header-no-row-yet.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    # the label scans' whole bars (``4300/4300 [00:31<00:00, 137.61it/s]``) count images, no step
+    ("startup-yolov5-issue3656-scan-bars-full-brackets-200-epochs-planned-no-row-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    # DL4J's score lines to iteration 930, ``Starting evaluation nr. 1`` (an ordinal, no figure), the IDE's exit
+    ("generic-dl4j-houbb-lenet-mnist-score-iterations-880-930-starting-evaluation-nr-1-then-metrics.log", T0, "end",
+     "done · step 930", "done", {"step": 930, "total_steps": None, "eval": None}),
     ("startup-spacy-issue3166-v2-cli-defaults-then-itn-table-header-no-row-yet.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
     # json.dumps(indent=2) of each epoch's metrics, one key a line: each dict read as the one record it prints, a record an
