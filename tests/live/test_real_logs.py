@@ -3411,6 +3411,7 @@ GENERIC_READ = {
         "step, total, epoch, loss, grad norm, tok/s, tokens",
     "generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log": "step",
     "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "step",
+    "generic-dl4j-houbb-lenet-mnist-score-iterations-880-930-starting-evaluation-nr-1-then-metrics.log": "step",
     "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "step, total, loss, step time, elapsed, ETA",
     "generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log": "step",
     "generic-llama2c-issue461-iters-490-to-600-evaluation-save-then-its-slow-iteration.log": "step, loss, lr, step time, eval",
