@@ -464,13 +464,15 @@ class StageEnd:
 @dataclass(frozen=True, slots=True)
 class EvalResult:
     """One evaluation figure (``step`` None when the line names none; ``closes``: its line is the evaluation's last,
-    so training goes on after it rather than pausing for more of it)."""
+    so training goes on after it rather than pausing for more of it; ``late``: printed after later steps were read,
+    its step an earlier one of this run, never a next run's)."""
 
     at: float | None
     name: str
     value: float | None
     step: int | None = None
     closes: bool = False
+    late: bool = False
 
 
 @dataclass(frozen=True, slots=True)

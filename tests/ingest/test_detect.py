@@ -687,6 +687,8 @@ REAL_FORMATS = {
     "hf-trainer-cse5525-baseline1-out-epoch-30-train-runtime-summary-then-metrics-blocks.log": "hf-trainer",
     "generic-turicreate-issue1640-activity-classifier-ascii-table-iterations-1-10-closed-by-bottom-rule.log": "generic",
     "startup-yolov5-peshmerge-ml2-file-terminal-output-300-epochs-header-no-row-yet.log": "generic",
+    "startup-yolov5-issue3656-scan-bars-full-brackets-200-epochs-planned-no-row-yet.log": "generic",
+    "generic-dl4j-houbb-lenet-mnist-score-iterations-880-930-starting-evaluation-nr-1-then-metrics.log": "generic",
     "startup-spacy-issue3166-v2-cli-defaults-then-itn-table-header-no-row-yet.log": "generic",
     "generic-rax-flax-example-json-dumps-indent-2-epochs-1-3-loss-ranking-metrics.log": "generic",
     "generic-sockeye-issue706-speedometer-batches-2700-3050-tokens-updates-perplexity-accuracy.log": "generic",

@@ -1808,6 +1808,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # header with no row under it (the label scans' bars are data loading); spaCy v2's settings, then its table's header
     ("startup-yolov5-peshmerge-ml2-file-terminal-output-300-epochs-header-no-row-yet.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    # the label scans' whole bars (``4300/4300 [00:31<00:00, 137.61it/s]``) count images, no step
+    ("startup-yolov5-issue3656-scan-bars-full-brackets-200-epochs-planned-no-row-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    # DL4J's score lines to iteration 930, ``Starting evaluation nr. 1`` (an ordinal, no figure), the IDE's exit
+    ("generic-dl4j-houbb-lenet-mnist-score-iterations-880-930-starting-evaluation-nr-1-then-metrics.log", T0, "end",
+     "done · step 930", "done", {"step": 930, "total_steps": None, "eval": None}),
     ("startup-spacy-issue3166-v2-cli-defaults-then-itn-table-header-no-row-yet.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
     # json.dumps(indent=2) of each epoch's metrics, one key a line: each dict read as the one record it prints, a record an
@@ -3454,6 +3460,7 @@ GENERIC_READ = {
         "step, total, loss, step time, tok/s, tokens",
     "generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log": "step",
     "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "step",
+    "generic-dl4j-houbb-lenet-mnist-score-iterations-880-930-starting-evaluation-nr-1-then-metrics.log": "step",
     "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "step, total, loss, step time, elapsed, ETA",
     "generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log": "step",
     "generic-llama2c-issue461-iters-490-to-600-evaluation-save-then-its-slow-iteration.log": "step, loss, lr, step time, eval",

@@ -109,6 +109,11 @@ _NOT_TIMES = frozenset({"epoch", "eval", "data", "last"})  # (detectron2's ``las
 _EXTREMES = frozenset({"min", "max", "minimum", "maximum", "lowest", "highest"})
 # Words that keep a figure a training one, whatever else its name says (``Train Acc``).
 _TRAINING_WORDS = frozenset({"train", "training"})
+# Words that make the number after a name the evaluation's ordinal, not its score: a count's mark (DL4J's
+# EvaluativeListener ``Starting evaluation nr. 4``, ``Evaluation no. 3``, ``eval number 2``) or a verb of its start
+# leading the name (``Starting evaluation 3``, ``Running validation 2``). Its results follow on their own lines.
+_ORDINAL_WORDS = frozenset({"nr", "nr.", "no.", "number", "#"})
+_START_WORDS = frozenset({"start", "starting", "started", "begin", "beginning", "running", "launching"})
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
 # The run's planned epochs said with their unit: mmcv's runner ``workflow: [('train', 1)], max: 15 epochs``; a
 # terminal copy may put a space inside the word where the screen line wrapped (``max: 200 epoc hs``, mmdetection#3495).
@@ -160,6 +165,8 @@ def kin_of(name: str, unit: str | None) -> Kin | None:
         return None
     if name.split(" ")[0] in _EXTREMES:
         return None  # a running extreme, not this evaluation's figure (DMRGCN's ``Min_val_loss: 10000000000.0`` sentinel)
+    if words & _ORDINAL_WORDS or name.split(" ")[0] in _START_WORDS:
+        return None  # the evaluation's ordinal (``Starting evaluation nr. 4``), no score of it
     if words & EVAL_WORDS or _MAP.match(name):
         return Kin.EVAL
     return None

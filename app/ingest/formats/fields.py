@@ -65,12 +65,13 @@ _EVAL_RUN_KEY = re.compile(
 
 # A progress bar's description that names a job beside the training loop: loading weights
 # (``Loading checkpoint shards``), preparing data (datasets' ``Map``, ``Filter``, ``Generating train
-# split``, ``Running tokenizer on dataset``), fetching files, evaluating or generating. Its count is
-# that job's, never the run's position.
+# split``, ``Running tokenizer on dataset``), scanning or caching a data set (ultralytics' and YOLOv5's
+# ``train: Scanning …/labels.cache... 597 images, 0 backgrounds, 0 corrupt``, ``Caching images``), fetching
+# files, evaluating or generating. Its count is that job's, never the run's position.
 _SIDE_JOB = re.compile(
     r"(?i)(?:^|[^\w])(?:load|map|filter|tokeni[sz]|download|fetch|resolv|generat|convert|preprocess"
     r"|extract|upload|sav|writ|shard|eval|valid|test|predict|infer|sampl|collat|packing|apply|creat"
-    r"|encod|decod)\w*"
+    r"|encod|decod|scan|cach)\w*"
 )
 
 

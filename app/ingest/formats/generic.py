@@ -151,6 +151,7 @@ from .search_trials import SearchLine, objective_line, search_line, search_trial
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
 from .shapes import METRICS_HEADER, METRICS_ROW, RESULTS_HEADER
+from .side_programs import launched
 from .split_records import TRAIN as TRAIN_SPLIT
 from .split_records import split_record
 from .step_evals import evaluated_at
@@ -645,6 +646,7 @@ class GenericParser(StepLines[_Line]):
         self._epoch_record = False  # the last record was an epoch's (the loop logs once an epoch)
         self._objective_next = False
         self._pieces_read = 0  # the pieces of lines classified so far (which step line was read just before)
+        self._side_program = False  # an inference or evaluation script runs after training (side_programs.py)
         # (its position's name, its loss, the piece it was read at) of the last step line, for the record's second line
         self._record_line: tuple[str, float, int] | None = None
         self._logged = 0  # a loop's bare loss prints read so far, in a log that numbers no step (scalar_prints.py)
@@ -740,6 +742,15 @@ class GenericParser(StepLines[_Line]):
     def classify(self, text: str) -> tuple[Kind, _Line | None]:
         """What a piece of any trainer's line says: a step, an evaluation, an end, a pause, a total."""
         self._pieces_read += 1
+        if ".py" in text and self._last is not None:
+            program = launched(text)
+            if program is not None:
+                # the next command at the shell's prompt: an inference or evaluation script's lines are not the
+                # training's (side_programs.py); another script's are a new run's
+                self._side_program = program
+                return Kind.FULL, None
+        if self._side_program:
+            return Kind.FULL, None
         if self._tagged.step is None and not tagged(text):
             return self._classify_piece(text)
         held, record = self._tagged.line(text)

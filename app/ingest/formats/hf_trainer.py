@@ -80,6 +80,8 @@ _GLUED_RECORD = re.compile(r"(?:step|iter|iteration)\s?[=:]\s?\d{1,12}\b.{0,400}
 # The Trainer's evaluation starting, glued after a bar's closing bracket behind its logger's prefix (PaddleNLP's)
 _GLUED_EVALUATION = re.compile(r"\*{5} Running (?:Evaluation|Prediction) \*{5}")
 _BAR_SUFFIX = re.compile(r"^\]?(\d{1,12}), (-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)\s*$")
+# A bar redraw then tqdm's cursor-up (``ESC[A``): a bar drawn under another, its total before `` [``.
+_NESTED_BAR = re.compile(r"\d/(\d{1,12}) \[[^\]\r\n]{0,80}\]\x1b\[A")
 # Bars of one total that advance this many times with nothing else said are the training bar
 # (a log of bars alone: stderr captured, stdout not; an evaluation bar comes and goes with a dict).
 BARS_TO_TRUST = 2
@@ -122,6 +124,11 @@ class HfTrainerParser(EmitLines):
         self._start_emitting()
         self._train_total: int | None = None
         self._bar_total: int | None = None  # total of the most recent bar
+        self._nested_totals: set[int] = set()  # totals of bars drawn under another (the evaluation's: see whole_line)
+        self._lines_read = 0
+        self._line_bar = False  # the line under way drew a bar
+        # An evaluation's dict glued after a bar on its line, held until the next line says its step (see _checkpoint)
+        self._late_eval: tuple[int, list[EvalResult]] | None = None
         self._dict_steps = False  # the log dicts name their step
         self._step: int | None = None  # last training-bar position
         self._epochs: tuple[int, int, int] | None = None  # (epoch, the run's epochs, its batches) said as it began
@@ -172,7 +179,14 @@ class HfTrainerParser(EmitLines):
         return not self._state
 
     def whole_line(self, raw: str, events: list[Event]) -> bool:
-        """A ``trainer_state.json``'s line, read by its document reader (hf_state.py)."""
+        """A ``trainer_state.json``'s line, read by its document reader (hf_state.py); notes a bar drawn nested."""
+        self._lines_read += 1
+        self._line_bar = False
+        if "\x1b[A" in raw:
+            # tqdm draws a second bar under the first and moves the cursor back up after each redraw (``ESC[A``): the
+            # Trainer's evaluation bar under its training bar. That total counts an evaluation's batches, whenever
+            # it is drawn again (the final ``trainer.evaluate()`` after training, drawn alone, with no cursor-up).
+            self._nested_totals.update(int(m.group(1)) for m in _NESTED_BAR.finditer(raw))
         if self._state and raw.strip() and not JSON_LINE.match(raw):
             self._state = False  # not a JSON document after all (a tail that began in a printed config)
         if self._state:
@@ -218,6 +232,15 @@ class HfTrainerParser(EmitLines):
         """One line's bar redraws: only the last position of each run of them."""
         if len(events) - start > 1:
             events[start:] = _last_position(events[start:])
+        if self._late_eval is not None and self._late_eval[0] != self._lines_read:
+            events.extend(self._late_eval[1])  # (the line after it said no step of its own: the bar's step stands)
+            self._late_eval = None
+
+    def batch_end(self, events: list[Event]) -> None:
+        """An evaluation's dict held at the batch's end goes out at the step it was read at."""
+        if self._late_eval is not None:
+            events.extend(self._late_eval[1])
+            self._late_eval = None
 
     def extra_bad(self) -> int:
         """A ``trainer_state.json``'s entries that could not be read."""
@@ -418,8 +441,13 @@ class HfTrainerParser(EmitLines):
         return events
 
     def _checkpoint(self, saved: int) -> list[Event]:
-        """The Trainer saves ``checkpoint-N`` at global step N: a held bar at that position trains."""
+        """The Trainer saves ``checkpoint-N`` at global step N: a held bar at that position trains; an evaluation's
+        dict just before it, printed late after a later bar, was step N's (the Trainer evaluates, then saves)."""
         events: list[Event] = []
+        if self._late_eval is not None:
+            events.extend(replace(r, step=saved, late=True) if r.step is not None and r.step > saved else r
+                          for r in self._late_eval[1])
+            self._late_eval = None
         held = self._unconfirmed
         if held is not None and held.step == saved and held.total_steps is not None and not self._confirmed:
             self._train_total = held.total_steps
@@ -489,7 +517,11 @@ class HfTrainerParser(EmitLines):
         n, total = int(m.group(2)), int(m.group(3))
         if m.string[m.end(3) : m.end(3) + 2] != " [" and not _whole_total(int(m.group(1)), n, total):
             return []  # cut inside its total
+        if total in self._nested_totals and total != self._train_total:
+            # (an evaluation's bar: see whole_line; a pause once the training bar is known)
+            return [TrainingPause(at=None, reason="evaluation")] if self._train_total is not None and n > 0 else []
         after_eval, self._after_eval = self._after_eval, False
+        self._line_bar = True
         self._bar_since_record = True
         self._bar_total = total
         before: list[Event] = []
@@ -726,11 +758,17 @@ class HfTrainerParser(EmitLines):
                 return self._closing(held, epoch)
             return self._ended_at(StageEnd(at=None, summary=summary), epoch)
         if any(k.startswith("eval_") for k in pairs):
-            return [
+            results = [
                 EvalResult(at=None, name=k, value=v, step=self._step)
                 for k, v in values.items()
                 if k.startswith("eval_") and not describes_eval_run(k)
             ]
+            if self._line_bar and self._step:
+                # Glued after a bar redrawn on its line: the dict was printed late (stdout buffered, the bar on
+                # stderr), the bar's step may be past the evaluation's. Held for the next line (see _checkpoint).
+                self._late_eval = (self._lines_read, results)
+                return []
+            return results
         if "loss" not in pairs and "learning_rate" not in pairs:
             return []
         events: list[Event] = []

@@ -967,7 +967,9 @@ class StepProgress:
             # (after the end, at its last step: the run's final evaluation, ``Final eval accuracy: 0.83``; at
             # another step, the next stage's first)
             or (event.step is not None and stage.finished is not None and event.step != stage.latest.step)
-            or (event.step is not None and event.step < stage.latest.step)
+            # (an earlier step's: held, or placed below; one printed late, tied to its step by the checkpoint saved
+            # after it, is that step's at once)
+            or (event.step is not None and event.step < stage.latest.step and not event.late)
         ):
             # Printed before the next stage's first step (its step-0 validation).
             self._pending_evals[event.name] = figure
