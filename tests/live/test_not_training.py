@@ -33,10 +33,10 @@ def test_a_crash_after_the_scan_bar_is_before_any_step(tmp_path: Path) -> None:
     # composed: ultralytics' scan of a cached label set (its bar whole, no rate: ``[00:00<?, ?it/s]``), then a dataloader
     # worker's traceback before the first epoch's header. Crashed, its error named; no step reached.
     lines = [
-        "\x1b[34m\x1b[1mtrain: \x1b[0mScanning /data/coins/labels/train.cache... 412 images, 3 backgrounds, 0 corrupt: "
-        "100%|██████████| 412/412 [00:00<?, ?it/s]",
-        "\x1b[34m\x1b[1mval: \x1b[0mScanning /data/coins/labels/val.cache... 88 images, 0 backgrounds, 0 corrupt: "
-        "100%|██████████| 88/88 [00:00<?, ?it/s]",
+        ("\x1b[34m\x1b[1mtrain: \x1b[0mScanning /data/coins/labels/train.cache... 412 images, 3 backgrounds, 0 corrupt: "
+        "100%|██████████| 412/412 [00:00<?, ?it/s]"),
+        ("\x1b[34m\x1b[1mval: \x1b[0mScanning /data/coins/labels/val.cache... 88 images, 0 backgrounds, 0 corrupt: "
+        "100%|██████████| 88/88 [00:00<?, ?it/s]"),
         "Traceback (most recent call last):",
         '  File "/opt/conda/lib/python3.10/multiprocessing/spawn.py", line 120, in spawn_main',
         "    exitcode = _main(fd, parent_sentinel)",
@@ -89,16 +89,16 @@ def test_an_evaluation_bar_drawn_nested_keeps_its_total_after_training(tmp_path:
         "\r 97%|█████████▋| 58/60 [00:09<00:00,  6.10it/s]" + up,
         "\r100%|██████████| 60/60 [00:09<00:00,  6.02it/s]" + up + "\r" + " " * 49 + "\r" + up
         + "\r 80%|████████  | 400/500 [20:00<05:00,  3.00s/it]",
-        "{'eval_loss': 0.91, 'eval_runtime': 9.9, 'eval_samples_per_second': 48.4, 'eval_steps_per_second': 6.06, "
-        "'epoch': 1.6}",
+        ("{'eval_loss': 0.91, 'eval_runtime': 9.9, 'eval_samples_per_second': 48.4, 'eval_steps_per_second': 6.06, "
+        "'epoch': 1.6}"),
         "\r 90%|█████████ | 450/500 [22:30<02:30,  3.00s/it]\r100%|██████████| 500/500 [25:00<00:00,  3.00s/it]",
         "Training completed successfully!",
         "{'loss': 0.88, 'grad_norm': 0.5, 'learning_rate': 1e-06, 'epoch': 1.8}",
         "{'loss': 0.86, 'grad_norm': 0.4, 'learning_rate': 1e-07, 'epoch': 2.0}",
-        "{'train_runtime': 1500.0, 'train_samples_per_second': 2.667, 'train_steps_per_second': 0.333, "
-        "'train_loss': 0.95, 'epoch': 2.0}",
-        "\r  0%|          | 0/60 [00:00<?, ?it/s]\r 50%|█████     | 30/60 [00:05<00:05,  6.00it/s]"
-        "\r100%|██████████| 60/60 [00:10<00:00,  6.00it/s]",
+        ("{'train_runtime': 1500.0, 'train_samples_per_second': 2.667, 'train_steps_per_second': 0.333, "
+        "'train_loss': 0.95, 'epoch': 2.0}"),
+        ("\r  0%|          | 0/60 [00:00<?, ?it/s]\r 50%|█████     | 30/60 [00:05<00:05,  6.00it/s]"
+        "\r100%|██████████| 60/60 [00:10<00:00,  6.00it/s]"),
         "Final eval loss: 0.9000",
     ]
     data = shown(tmp_path, lines)
