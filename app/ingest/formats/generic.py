@@ -129,6 +129,7 @@ from .metric_lines import current_metric, evaluation_dict
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import figure_of_epoch, one_figure, prose_figure
+from .record_figures import record_figures
 from .results_blocks import REDRAWN_BAR_TAIL, ResultsBlock
 from .run_args import run_args
 from .run_clock import boosted_clock, finished_clock, value_elapsed
@@ -1994,6 +1995,11 @@ class GenericParser(StepLines[_Line]):
                     Named(Kin.REWARD, "avg reward" if mean else "episode reward", figure, label or "reward"),
                     *(line.named or (n for n in beside(s, unknown=unknown) if n.kin is Kin.TIME)),
                     *episode_env_steps(unknown))
+        if (line.what == "step" and unknown and not _own_figure(line)
+                and (lossy or any(n.kin is Kin.REWARD for n in line.named))):
+            # (a record's other figures beside its loss or reward, each under its own name: Keras' CSVLogger's
+            # ``accuracy``, a second loss's ``Train L1 Loss``, an RL loop's ``Win Rate: 18.00%``; record_figures.py)
+            line.parts = (*line.parts, *record_figures(unknown, frozenset(n.value for n in line.named)))
         if line.what == "step" and ("mem" in s or "Mem" in s or "MEM" in s or "B used" in s):
             line.named = (*line.named, *memory_figures(s))  # (``max_mem: 2372M``, ``Peak mem 2.334 GB``, as printed)  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
         if line.what == "step" and _cut(s):

@@ -1,0 +1,64 @@
+"""A step record's other figures beside the loss it trains by, each under its own name, as the generic reader reads them.
+
+A record that prints its loss often prints more beside it: a training accuracy (Keras' CSVLogger rows ``epoch,accuracy,
+loss,val_accuracy,val_loss``; ``Epoch 3 | loss: 0.41 | acc: 0.87``), a second loss (``Train Loss: 0.0047, Train L1 Loss:
+0.4555``: the one named plainly a loss is the loss, the other its part under its name), a rate of successes (an RL loop's
+``Win Rate: 18.00%`` beside its reward). Each is shown under the name printed, never as the loss nor as an evaluation;
+a setting, a count or a clock beside them is no such figure, and a name printed twice on the line (a training and a
+validation ``Token Acc``, told apart only by their place) is left out rather than shown under a meaning it may not have.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .classes import kin_of
+from .fields import FIGURE_PART, number
+from .grammar import EVAL_WORDS, normalise
+from .lone_figures import NOT_LONE, SCORED_WORDS
+
+# The most such figures kept from one record (beyond, a table of its own that other rules read).
+RECORD_FIGURES_MAX = 4
+# Names whose figure says how the run explores or is set, not how well it does (an RL loop's ``Epsilon``).
+_SETTING_WORDS = frozenset({"epsilon", "eps", "lr", "temperature", "beta", "alpha", "gamma", "tau", "ratio"})
+# A reward's or a return's words: the RL rules read those (episodes.py).
+_OTHER_RULES_WORDS = frozenset({"reward", "rewards", "return", "returns", "fitness"})
+# A share of successes under its own words (``Win Rate``, ``Success Rate``, ``Solved``): a score the run raises.
+_SUCCESS_WORDS = frozenset({"win", "wins", "success", "solved", "solve", "hit", "correct"})
+# A value not finite printed before the name, read as part of it (``nan loss_c``).
+_GLUED = re.compile(r"^(?i:[-+]?(?:nan|inf))\s+")
+# A verb after a name said in prose (``acc is: [1.]``, ``the emd loss is 0.11``): not part of the name.
+_VERB = re.compile(r"\s+(?:is|was|are)$")
+# A share printed in per cent keeps its sign in its name: ``Win Rate 18%``.
+PERCENT_MARK = " %"
+
+
+def record_figures(unknown: list[tuple[str, str | None, str, str | None]],
+                   shown: frozenset[float] = frozenset()) -> tuple[tuple[str, float], ...]:
+    """The figures a step record prints beside its loss or reward under names no other rule reads, each a score's
+    (``accuracy``, ``Win Rate``) or a loss's other part (``Train L1 Loss``), as ``figure/<name as printed>`` parts; a
+    share in per cent as ``figure/<name> %``. None of an evaluation's (its own rules read those), a setting's, a count's
+    or a clock's; none whose name the line prints twice; none whose value another rule shows already (``shown``: an
+    episode's ``Score``, read as its reward). A name said in prose keeps its words but the verb (``acc is: [1.]``)."""
+    # (a value not finite before the next name reads glued to it, ``loss_mn: nan loss_c: nan``: the name is its own)
+    unknown = [(_GLUED.sub("", raw), paren, value_text, unit) for raw, paren, value_text, unit in unknown]
+    names = [normalise(raw) for raw, *_ in unknown]
+    found: list[tuple[str, float]] = []
+    for (raw, paren, value_text, unit), name in zip(unknown, names, strict=True):
+        if paren is not None or unit not in (None, "%") or names.count(name) > 1:
+            continue
+        words = set(name.split(" "))
+        if words & (EVAL_WORDS | NOT_LONE | _SETTING_WORDS | _OTHER_RULES_WORDS) or kin_of(name, None) is not None:
+            continue  # (a reward or a return is the episode rules'; a name classed elsewhere is its class's)
+        if not (words & (SCORED_WORDS | _SUCCESS_WORDS) or "loss" in words or name.endswith("accuracy")):
+            continue
+        if "loss" in words and unit is not None:
+            continue
+        if value_text.lstrip("+-").isdigit() and unit is None:
+            continue  # (a whole number counts something: no score so printed)
+        value = number(value_text)
+        if value is None or value in shown:
+            continue
+        said = _VERB.sub("", raw.strip())
+        found.append((FIGURE_PART + said + (PERCENT_MARK if unit == "%" else ""), value))
+    return tuple(found[:RECORD_FIGURES_MAX])

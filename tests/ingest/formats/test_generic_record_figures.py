@@ -1,0 +1,64 @@
+"""A step record's other figures beside its loss or reward, each under its own name (record_figures.py): a training
+accuracy, a second loss, a share of wins; never a setting, a count, an evaluation's figure, or a name printed twice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.coldread import read_cold
+from tests.reallogs import body
+
+FLAX = "generic-flax-issue3364-clu-logging-writer-step-400-500-four-hosts-steps-per-second.log"
+TURI = "generic-turicreate-issue1640-activity-classifier-ascii-table-iterations-1-10-closed-by-bottom-rule.log"
+
+
+@pytest.mark.parametrize(("lines", "figures"), [
+    # composed: Keras' CSVLogger rows, the header naming each column; ``accuracy`` is training's, its val_ the evaluation's
+    (["epoch,accuracy,loss,val_accuracy,val_loss", "0,0.5012,1.2031,0.4410,1.3102", "1,0.6310,0.9639,0.6006,1.0745"],
+     {"figure/accuracy": 0.631}),
+    # composed: two losses, the one named plainly a loss the loss, the other its part under its own name
+    (["Epoch [1/650], Train Loss: 0.5000, Train L1 Loss: 0.3000", "Epoch [2/650], Train Loss: 0.4000, Train L1 Loss: 0.2000"],
+     {"figure/Train L1 Loss": 0.2}),
+    # composed: an RL loop's share of wins beside its reward, in per cent as printed; its epsilon a setting, no figure
+    (["Episode 10 | Avg Reward: 5.60 | Epsilon: 0.657 | Win Rate: 6.00%",
+      "Episode 20 | Avg Reward: 9.40 | Epsilon: 0.650 | Win Rate: 7.00%"],
+     {"reward": 9.4, "figure/Win Rate %": 7.0}),
+    # composed: a count and a learning rate beside the loss and an accuracy: the accuracy alone is a figure of this rule
+    (["step 1 loss 0.52 acc 0.31 lr 0.001 tokens 4096", "step 2 loss 0.41 acc 0.52 lr 0.001 tokens 8192"],
+     {"figure/acc": 0.52}),
+])
+def test_a_record_s_other_figures_are_shown_under_their_names(tmp_path: Path, lines: list[str],
+                                                              figures: dict[str, float]) -> None:
+    data = read_cold(tmp_path, lines)
+    shown = data["training"]["figures"]
+    assert {name: value for name, value in shown.items() if name.startswith("figure/") or name == "reward"} == figures
+
+
+def test_a_name_printed_twice_is_left_out(tmp_path: Path) -> None:
+    # composed: a training and a validation ``Token Acc`` told apart only by their place: neither is shown as the other
+    lines = ["Epoch 1 | Train Loss: 8.70 | Token Acc: 0.0600 | Val Loss: 8.69 | Token Acc: 0.0610",
+             "Epoch 2 | Train Loss: 8.66 | Token Acc: 0.0682 | Val Loss: 8.65 | Token Acc: 0.0683"]
+    data = read_cold(tmp_path, lines)
+    assert data["training"]["loss"] == 8.66
+    assert not any("Token Acc" in name for name in data["training"]["figures"] or {})
+
+
+def test_the_figures_are_said_not_to_be_the_loss(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, ["epoch,accuracy,loss", "0,0.5,1.2", "1,0.63,0.96"])
+    assert "Figure accuracy 0.63 (as printed beside a step; not read as its loss)" in data["details"]
+    assert data["training"]["loss"] == 0.96
+
+
+def test_real_clu_writer_s_training_accuracy_beside_its_loss(tmp_path: Path) -> None:
+    # the last record prints ``train_accuracy=0.8223657011985779`` beside ``train_loss=0.8868171572685242``
+    data = read_cold(tmp_path, body(FLAX))
+    assert data["training"]["loss"] == pytest.approx(0.8868171572685242)
+    assert data["training"]["figures"]["figure/train_accuracy"] == pytest.approx(0.8223657011985779)
+
+
+def test_real_ascii_table_s_training_accuracy(tmp_path: Path) -> None:
+    # turicreate's table: iteration 10's row ``| 10 | 0.934 | 0.171 | 13.5 |`` under ``Train Accuracy``, ``Train Loss``
+    data = read_cold(tmp_path, body(TURI))
+    assert data["training"]["figures"]["figure/train accuracy"] == 0.934
