@@ -129,7 +129,7 @@ from .metric_lines import current_metric, evaluation_dict
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import figure_of_epoch, one_figure, prose_figure
-from .record_figures import record_figures
+from .record_figures import epoch_summary, record_figures
 from .results_blocks import REDRAWN_BAR_TAIL, ResultsBlock
 from .run_args import run_args
 from .run_clock import boosted_clock, finished_clock, value_elapsed
@@ -238,7 +238,7 @@ _SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|
 # Generator Loss: 1.1``): training figures, none of them the model's one loss.
 _SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,16}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{1,16}[ _]loss\b\s*[:=]\s*-?\d")
 # A heading alone on its line that says the records under it are an evaluation's (``Evaluation:``).
-_EVAL_HEADING = re.compile(r"(?i)^\W*(?:evaluation|evaluating|validation|validating|testing|test|eval)\W*$")
+_EVAL_HEADING = re.compile(r"(?i)^\W*(?:final\s+)?(?:evaluation|evaluating|validation|validating|testing|test|eval)(?:\s+(?:results?|metrics))?\W*$")
 # An evaluation's start said in words, the line's whole message (after a logger's `` - ``, `` : `` or an evaluator's
 # ``Name: ``): ``Evaluating...``, ``Start evaluating``, ``Running validation``, DAMO-YOLO's ``Start evaluation on
 # coco_2017_val dataset(570 images).``, YOLOX's ``Evaluate in main process...``, an epoch's (``Epoch 3 evaluation``,
@@ -2017,6 +2017,12 @@ class GenericParser(StepLines[_Line]):
             if summed is not None:
                 # the epoch's own record after the bar of its batches (the bar counted the epoch; no step of its own)
                 return Kind.FULL, _Line("epoch_loss", at, [summed], text=s)
+            if self._last is not None and self._counted_steps and ("omplete" in s or "inish" in s or "one" in s or "nded" in s):
+                summary = epoch_summary(s)
+                if summary:
+                    # (``Epoch 49 completed | Average loss: 0.0278`` after step lines: that epoch's summary, its loss no
+                    # step's; record_figures.py)
+                    return Kind.FULL, _Line("epoch_summed", at, text=s, parts=summary)
             if self._last is None and not parts and (prose_said := one_figure(text)) is not None:
                 # (the same, its name one the grammar reads: ``Policy loss: 0.12`` on its own, no step beside it)
                 return Kind.FULL, self._prose_line(prose, prose_said, at, s)
@@ -2598,6 +2604,8 @@ class GenericParser(StepLines[_Line]):
             self._pass_scores(line, events)
         elif line.what == "split_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=SPLIT_RECORD_LOSS))
+        elif line.what == "epoch_summed":
+            events.append(StepFigures(at=line.at, figures=line.parts))
         elif line.what == "epoch_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=EPOCH_SUMMARY_LOSS))
             self._summary_scores(line, events)

@@ -62,3 +62,25 @@ def record_figures(unknown: list[tuple[str, str | None, str, str | None]],
         said = _VERB.sub("", raw.strip())
         found.append((FIGURE_PART + said + (PERCENT_MARK if unit == "%" else ""), value))
     return tuple(found[:RECORD_FIGURES_MAX])
+
+
+# The epoch a line says has just ended (``Epoch 49 completed``, ``✅ Epoch 1 completed in 4730.85s``, ``Epoch 3
+# finished``), and the loss it sums that epoch by, under its printed name (``Average loss: 0.0278``, ``Avg Loss:``).
+_EPOCH_CLOSED = re.compile(r"(?i)\bepoch\s*\[?\s*(\d+)(?:\s*/\s*\d+)?\s*\]?\s*(?:is\s+)?(?:completed?|finished|done|ended)\b")
+_SUMMED_LOSS = re.compile(r"(?i)\b((?:average|avg\.?|mean|train(?:ing)?|epoch)\s+loss|loss)(?:\s*[:=]\s*|\s+)(\S+)")
+# Figures kept under ``summary/``: the epoch a summary closed (``summary/epoch``) and its loss under the printed name.
+SUMMARY_PART = "summary/"
+
+
+def epoch_summary(text: str) -> tuple[tuple[str, float], ...]:
+    """The figures of a line that says an epoch has ended and sums it by its loss, in a log whose records are steps
+    (``Epoch 49 completed | Average loss: 0.0278`` after ``Step 31250 | Loss: 0.0288``): that epoch's figures, never the
+    latest step's loss, as ``summary/epoch`` and ``summary/<the loss's printed name>``; () for any other line."""
+    closed = _EPOCH_CLOSED.search(text)
+    if closed is None:
+        return ()
+    summed = _SUMMED_LOSS.search(text, closed.end())
+    value = number(summed.group(2).rstrip(",|;")) if summed is not None else None
+    if summed is None or value is None:
+        return ()
+    return (SUMMARY_PART + "epoch", float(closed.group(1))), (SUMMARY_PART + summed.group(1), value)

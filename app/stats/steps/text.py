@@ -887,6 +887,11 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
         lines.append(f"Figure {own[0]} (as printed beside a step; not read as its loss)")
     elif own:
         lines.append("Figures " + " · ".join(own) + " (as printed beside a step; none read as its loss)")
+    # An epoch's summary after its steps (``Epoch 49 completed | Average loss: 0.0278``): that epoch's, no step's.
+    summed = [(part, value) for (whose, slash, part), value in named if whose == "summary" and slash and part != "epoch"]
+    if summed and "summary/epoch" in figures:
+        lines.append(f"Epoch {figures['summary/epoch']:g}'s summary: "
+                     + " · ".join(f"{part} {as_printed(value)}" for part, value in summed) + " (as printed)")
     # A table's figures whose header is not in the log (neupy's rows pasted without it): each by its column's place,
     # never under a name the log does not print.
     columns = [f"{part}: {as_printed(value)}" for (whose, slash, part), value in named if whose == "column" and slash]

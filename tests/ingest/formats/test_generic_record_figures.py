@@ -62,3 +62,24 @@ def test_real_ascii_table_s_training_accuracy(tmp_path: Path) -> None:
     # turicreate's table: iteration 10's row ``| 10 | 0.934 | 0.171 | 13.5 |`` under ``Train Accuracy``, ``Train Loss``
     data = read_cold(tmp_path, body(TURI))
     assert data["training"]["figures"]["figure/train accuracy"] == 0.934
+
+
+@pytest.mark.parametrize(("closing", "epoch", "name", "value"), [
+    # composed: a loop of step lines that closes each epoch with its average loss
+    ("Epoch 1 completed | Average loss: 0.0278", 1.0, "Average loss", 0.0278),
+    ("✅ Epoch 2 completed in 4730.85s | Avg Loss: 0.4735", 2.0, "Avg Loss", 0.4735),
+    ("Epoch 3 finished, mean loss 0.3100", 3.0, "mean loss", 0.31),
+])
+def test_an_epoch_s_summary_after_its_steps_is_that_epoch_s(tmp_path: Path, closing: str, epoch: float, name: str,
+                                                            value: float) -> None:
+    lines = ["Step 100 | Loss: 0.0305 | LR: 1.00e-06", "Step 150 | Loss: 0.0291 | LR: 1.00e-06", closing]
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 150 and data["training"]["loss"] == 0.0291  # (the latest step's, never the summary's)
+    assert data["training"]["figures"] == {"summary/epoch": epoch, f"summary/{name}": value}
+    assert f"Epoch {epoch:g}'s summary: {name} {value:g} (as printed)" in data["details"]
+
+
+def test_an_epoch_s_record_in_a_log_of_epochs_is_no_summary(tmp_path: Path) -> None:
+    # composed: each line an epoch's own record: the epoch is the position, its loss the loss
+    data = read_cold(tmp_path, ["Epoch 1 completed | Average loss: 0.50", "Epoch 2 completed | Average loss: 0.40"])
+    assert not any(name.startswith("summary/") for name in data["training"]["figures"] or {})
