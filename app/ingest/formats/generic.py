@@ -129,7 +129,7 @@ from .metric_lines import current_metric, evaluation_dict
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import figure_of_epoch, one_figure, prose_figure
-from .record_figures import epoch_summary, record_figures
+from .record_figures import block_figure, epoch_summary, record_figures
 from .results_blocks import REDRAWN_BAR_TAIL, ResultsBlock
 from .run_args import run_args
 from .run_clock import boosted_clock, finished_clock, value_elapsed
@@ -598,6 +598,7 @@ class GenericParser(StepLines[_Line]):
         self._timed_epochs = False  # the log's records are its epochs' own times, one line each (no step of theirs)
         self._run_took: float | None = None  # the seconds of the engine run that completed on the line just read
         self._epoch_header: Reading | None = None  # an epoch said alone on the line above, no step read under it yet
+        self._results_block = False  # an ``Evaluation Results:`` heading was read: its figures follow, one a line
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
         self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
         self._tree = TreeSummary()  # an epoch's summary drawn as a tree (tree_summaries.py)
@@ -1562,6 +1563,7 @@ class GenericParser(StepLines[_Line]):
                 Reading(Field.EPOCH, "epoch", float(epoch_named.group(1)))], text=s)
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
+            self._results_block = self._last is not None and "esult" in s  # (its results, a figure a line)
             return Kind.FULL, None
         stats = s.startswith(_JSON_STATS)
         if stats:
@@ -1698,6 +1700,17 @@ class GenericParser(StepLines[_Line]):
         # (a network's loss with its parts in parentheses after its name: read apart, its parts never pairs of their own)
         groups = loss_groups(s) if "(" in s else None
         readings = _in_epoch(batch_unplaced(pairs(s if groups is None else groups.rest, unknown), s), s)
+        if self._results_block:
+            block_said = block_figure([(r.name, r.value) for r in readings], unknown)
+            self._results_block = block_said is not None
+            if isinstance(block_said, tuple):
+                # (``📊 Evaluation Results:`` then ``   Loss: 0.4887``, ``   Perplexity: 1.63``, a figure a line: that
+                # evaluation's, at the step logged before it; record_figures.py)
+                block_name, block_value = block_said
+                return Kind.FULL, _Line("tie", at, text=s, named=(Named(Kin.EVAL, normalise(block_name), block_value,
+                                                                        block_name),))
+            if block_said:
+                return Kind.FULL, None  # (a count it went through: ``Tokens: 2,982,385``)
         if not any(r.field in _ARGS_NOT for r in readings) or (
                 self._last is None and whole_echo(s) and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings)):
             # (a whole echo of the arguments before any step counts no step: EfficientDet's ``{…, 'epochs': 10, 'steps': 4,

@@ -84,3 +84,25 @@ def epoch_summary(text: str) -> tuple[tuple[str, float], ...]:
     if summed is None or value is None:
         return ()
     return (SUMMARY_PART + "epoch", float(closed.group(1))), (SUMMARY_PART + summed.group(1), value)
+
+
+# What a line under an evaluation's heading may print that is no figure of the evaluation: a count of what it went through.
+_BLOCK_COUNTS = frozenset({"tokens", "samples", "examples", "images", "batches", "steps", "num", "count", "size", "n"})
+
+
+def block_figure(readings_named: list[tuple[str, float]],
+                 unknown: list[tuple[str, str | None, str, str | None]]) -> tuple[str, float] | None | bool:
+    """The one figure a line under an evaluation's heading prints (``📊 Evaluation Results:`` then ``   Loss: 0.4887``,
+    ``   Perplexity: 1.63``), by its printed name: that evaluation's. True for a count it went through (``Tokens:
+    2,982,385``: no figure, the block goes on); None for any other line (the block has ended). ``readings_named``: the
+    line's figures the grammar read, as (printed name, value)."""
+    figures: list[tuple[str, float | None]] = [*readings_named, *(
+        (raw.strip(), number(value_text)) for raw, paren, value_text, unit in unknown if paren is None and unit is None)]
+    if len(figures) != 1 or len(readings_named) + len(unknown) != 1:
+        return None
+    name, value = figures[0]
+    if set(normalise(name).split(" ")) & _BLOCK_COUNTS:
+        return True
+    if value is None or len(name) > 40:
+        return None
+    return name, value

@@ -11,6 +11,7 @@ from tests.coldread import read_cold
 from tests.reallogs import body
 
 FLAX = "generic-flax-issue3364-clu-logging-writer-step-400-500-four-hosts-steps-per-second.log"
+FLAIR = "generic-flair-issue517-epoch-1-iter-240-of-249-every-24-then-epoch-done.log"
 TURI = "generic-turicreate-issue1640-activity-classifier-ascii-table-iterations-1-10-closed-by-bottom-rule.log"
 
 
@@ -83,3 +84,20 @@ def test_an_epoch_s_record_in_a_log_of_epochs_is_no_summary(tmp_path: Path) -> N
     # composed: each line an epoch's own record: the epoch is the position, its loss the loss
     data = read_cold(tmp_path, ["Epoch 1 completed | Average loss: 0.50", "Epoch 2 completed | Average loss: 0.40"])
     assert not any(name.startswith("summary/") for name in data["training"]["figures"] or {})
+
+
+def test_real_flair_epoch_done_line_is_that_epoch_s_summary(tmp_path: Path) -> None:
+    # Flair's ``EPOCH 1 done: loss 0.0350 - lr 0.1000 - bad epochs 0`` after ``epoch 1 - iter 240/249 - loss 0.03491753``
+    data = read_cold(tmp_path, body(FLAIR))
+    assert data["training"]["loss"] == pytest.approx(0.03491753)
+    assert data["training"]["figures"]["summary/epoch"] == 1.0
+    assert data["training"]["figures"]["summary/loss"] == pytest.approx(0.035)
+
+
+def test_an_evaluation_results_block_a_figure_a_line(tmp_path: Path) -> None:
+    # composed: a heading naming the evaluation's results, then its figures one a line and a count it went through
+    lines = ["Epoch 1 | Step 100/300 | Loss: 0.5000 | LR: 1e-5", "Epoch 1 | Step 200/300 | Loss: 0.4000 | LR: 1e-5",
+             "📊 Evaluation Results:", "   Loss: 0.4887", "   Perplexity: 1.63", "   Tokens: 2,982,385"]
+    data = read_cold(tmp_path, lines)
+    assert data["training"]["loss"] == 0.4  # (the training's, never the evaluation's)
+    assert {name: e["value"] for name, e in data["training"]["eval"].items()} == {"loss": 0.4887, "perplexity": 1.63}
