@@ -2151,6 +2151,10 @@ class GenericParser(StepLines[_Line]):
             else:
                 readings.append(Reading(Field.EVAL_LOSS, normalise(name), value))
         line = _Line("step", self._times.at, readings, text=text, loss_note=losses[0] if len(losses) == 1 else None)
+        if len(losses) > 1:
+            # (each of several a part's, shown under the name printed: ``LOSS TOK2VEC``, ``LOSS NER``)
+            line.parts = tuple((LOSS_PART + name, float(cell)) for name, cell in zip(self._dashed, cells, strict=True)
+                               if name in losses)
         line.evaluation = True  # (the row is printed when the step is evaluated: its scores are that step's)
         return line
 
