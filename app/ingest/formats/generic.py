@@ -129,7 +129,7 @@ from .metric_lines import current_metric, evaluation_dict
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import figure_of_epoch, one_figure, prose_figure
-from .record_figures import block_figure, epoch_summary, record_figures
+from .record_figures import block_figure, epoch_summary, record_figures, split_twins
 from .results_blocks import REDRAWN_BAR_TAIL, ResultsBlock
 from .run_args import run_args
 from .run_clock import boosted_clock, finished_clock, value_elapsed
@@ -2013,6 +2013,13 @@ class GenericParser(StepLines[_Line]):
             # (a record's other figures beside its loss or reward, each under its own name: Keras' CSVLogger's
             # ``accuracy``, a second loss's ``Train L1 Loss``, an RL loop's ``Win Rate: 18.00%``; record_figures.py)
             line.parts = (*line.parts, *record_figures(unknown, frozenset(n.value for n in line.named)))
+            if any(r.field is Field.EVAL_LOSS for r in readings):
+                # (the validation's half of a record that names its figures as training's do: ``Val Loss: 8.65 | Token
+                # Acc: 0.0683`` after ``Train Loss: 8.66 | Token Acc: 0.0682``, the second its; record_figures.py)
+                twins = split_twins(s, unknown)
+                if twins:
+                    line.named = (*line.named, *(Named(Kin.EVAL, normalise(name), value, name) for name, value in twins))
+                    line.evaluation = True  # (each record prints its validation: its figures are this epoch's, even unchanged)
         if line.what == "step" and ("mem" in s or "Mem" in s or "MEM" in s or "B used" in s):
             line.named = (*line.named, *memory_figures(s))  # (``max_mem: 2372M``, ``Peak mem 2.334 GB``, as printed)  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
         if line.what == "step" and _cut(s):
@@ -3356,7 +3363,10 @@ class GenericParser(StepLines[_Line]):
                 rates.append((TIME_PART + (named.printed or named.name), named.value))
             elif named.kin is Kin.MEMORY:
                 rates.append((MEMORY_PART + named.printed, named.value))
-            elif named.kin is Kin.EVAL and named.value not in read_evals and _named_label(named, line.text) not in scored and (
+            elif named.kin is Kin.EVAL and (named.value not in read_evals or (
+                    # (a record that prints its validation each time: its figure unchanged is still this step's)
+                    line.evaluation and self._evals.get(_named_label(named, line.text)) == named.value)
+            ) and _named_label(named, line.text) not in scored and (
                     back or line.evaluation or self._evals.get(_named_label(named, line.text)) != named.value):
                 self._evals[_named_label(named, line.text)] = named.value
                 own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")

@@ -106,3 +106,37 @@ def block_figure(readings_named: list[tuple[str, float]],
     if value is None or len(name) > 40:
         return None
     return name, value
+
+
+# A data split's word that opens a record's second half (``… | Val Loss: 8.65 | Token Acc: 0.0683``).
+_SPLIT_OPENS = re.compile(r"(?i)(?<![\w])(val|valid|validation|eval|test|dev)(?=[\s_]+[A-Za-z])")
+
+
+def split_twins(text: str, unknown: list[tuple[str, str | None, str, str | None]]) -> list[tuple[str, float]]:
+    """The figures a record prints twice under one name, once for training and once after a data split's word opens its
+    second half (``Epoch 51 | Train Loss: 8.655 | Token Acc: 0.0682 | Val Loss: 8.654 | Token Acc: 0.0683``): the second
+    of each, that split's, named with the split's word as printed (``Val Token Acc``). The first stays unshown (its
+    name alone does not say whose it is, though its place does: shown by record_figures only where printed once)."""
+    found: list[tuple[str, float]] = []
+    seen: set[str] = set()
+    for raw, paren, _value_text, unit in unknown:
+        name = raw.strip()
+        if name in seen or paren is not None or unit not in (None, "%"):
+            continue
+        seen.add(name)
+        twins = [entry for entry in unknown if entry[0].strip() == name]
+        if len(twins) != 2:
+            continue
+        places = [m.start() for m in re.finditer(rf"(?<![\w]){re.escape(name)}\s*[:=]", text)]
+        if len(places) != 2:
+            continue
+        split = None
+        for split in _SPLIT_OPENS.finditer(text, places[0], places[1]):
+            pass
+        words = set(normalise(name).split(" "))
+        if split is None or words & (NOT_LONE | _SETTING_WORDS) or not (words & SCORED_WORDS or name.lower().endswith("accuracy")):
+            continue
+        value = number(twins[1][2])
+        if value is not None:
+            found.append((f"{split.group(1)} {name}", value))
+    return found[:RECORD_FIGURES_MAX]

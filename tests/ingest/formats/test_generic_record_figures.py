@@ -37,12 +37,17 @@ def test_a_record_s_other_figures_are_shown_under_their_names(tmp_path: Path, li
     assert {name: value for name, value in shown.items() if name.startswith("figure/") or name == "reward"} == figures
 
 
-def test_a_name_printed_twice_is_left_out(tmp_path: Path) -> None:
-    # composed: a training and a validation ``Token Acc`` told apart only by their place: neither is shown as the other
-    lines = ["Epoch 1 | Train Loss: 8.70 | Token Acc: 0.0600 | Val Loss: 8.69 | Token Acc: 0.0610",
-             "Epoch 2 | Train Loss: 8.66 | Token Acc: 0.0682 | Val Loss: 8.65 | Token Acc: 0.0683"]
+def test_a_name_printed_twice_is_the_validation_s_after_its_word(tmp_path: Path) -> None:
+    # composed: a training and a validation ``Token Acc``, ``Seq Acc``, the second half opened by ``Val``: the second of
+    # each the validation's at that epoch (even unchanged, 0.0000 twice), the first never shown as the validation's
+    lines = [("Epoch 1 | Train Loss: 8.70 | Token Acc: 0.0600 | Seq Acc: 0.0000 | Val Loss: 8.69 | Token Acc: 0.0610 "
+              "| Seq Acc: 0.0000"),
+             ("Epoch 2 | Train Loss: 8.66 | Token Acc: 0.0682 | Seq Acc: 0.0000 | Val Loss: 8.65 | Token Acc: 0.0683 "
+              "| Seq Acc: 0.0000")]
     data = read_cold(tmp_path, lines)
     assert data["training"]["loss"] == 8.66
+    assert data["training"]["eval"] == {"val_loss": {"value": 8.65, "step": 2}, "val_token_acc": {"value": 0.0683, "step": 2},
+                                        "val_seq_acc": {"value": 0.0, "step": 2}}
     assert not any("Token Acc" in name for name in data["training"]["figures"] or {})
 
 
