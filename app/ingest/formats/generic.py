@@ -129,7 +129,7 @@ from .metric_lines import current_metric, evaluation_dict
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import figure_of_epoch, one_figure, prose_figure
-from .record_figures import block_figure, epoch_summary, record_figures, split_twins
+from .record_figures import block_figure, epoch_summary, record_figures, scores_of_split, split_twins
 from .results_blocks import REDRAWN_BAR_TAIL, ResultsBlock
 from .run_args import run_args
 from .run_clock import boosted_clock, finished_clock, value_elapsed
@@ -1974,6 +1974,11 @@ class GenericParser(StepLines[_Line]):
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
+        if line.what == "epoch" and unknown and self._last is not None and (split_said := scores_of_split(s, unknown)):
+            # (``Epoch 16 - Validation BLEU: BLEU-1 73.94, …`` after epoch 16's lines: that split's scores at that epoch,
+            # named with the split's word; record_figures.py)
+            return Kind.FULL, _Line("tie", at, text=s, named=tuple(
+                Named(Kin.EVAL, normalise(name), value, name) for name, value in split_said))
         line.of_round = of_round
         if table_row and (line.what == "other" or (line.what == "epoch" and not line.begun)):
             # A row under a header that names its position column (YOLO's ``Epoch``): the row is that position's

@@ -140,3 +140,27 @@ def split_twins(text: str, unknown: list[tuple[str, str | None, str, str | None]
         if value is not None:
             found.append((f"{split.group(1)} {name}", value))
     return found[:RECORD_FIGURES_MAX]
+
+
+# An evaluation's scores said after the split they are on (``Validation BLEU: BLEU-1 73.94, BLEU-2 68.33``, ``Dev BLEU:``).
+_SPLIT_SAID = re.compile(r"(?i)(?<![\w])(val|valid|validation|eval|evaluation|test|dev)\b[^:|]{0,24}:")
+
+
+def scores_of_split(text: str, unknown: list[tuple[str, str | None, str, str | None]]) -> list[tuple[str, float]]:
+    """The scores of a line that names the data split they are on before them, beside its position alone (``Epoch 16 -
+    Validation BLEU: BLEU-1 73.94, BLEU-2 68.33, BLEU-3 49.11, BLEU-4 33.57``): each that split's evaluation under the
+    split's word and its own name as printed (``Validation BLEU-1``), so that another split's line of the same scores
+    (``Dev BLEU: BLEU-1 65.23``) is never shown as this one's; [] for any other line (a figure not a score, one with its
+    unit, no split said before them)."""
+    said = _SPLIT_SAID.search(text)
+    if said is None or not unknown or len(unknown) > 2 * RECORD_FIGURES_MAX:
+        return []
+    found: list[tuple[str, float]] = []
+    for raw, paren, value_text, unit in unknown:
+        words = set(normalise(raw).split(" "))
+        value = number(value_text)
+        if (paren is not None or unit not in (None, "%") or value is None or text.find(raw) < said.end()
+                or not words & SCORED_WORDS):
+            return []
+        found.append((f"{said.group(1)} {raw.strip()}", value))
+    return found[:RECORD_FIGURES_MAX]

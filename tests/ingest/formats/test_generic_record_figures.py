@@ -106,3 +106,15 @@ def test_an_evaluation_results_block_a_figure_a_line(tmp_path: Path) -> None:
     data = read_cold(tmp_path, lines)
     assert data["training"]["loss"] == 0.4  # (the training's, never the evaluation's)
     assert {name: e["value"] for name, e in data["training"]["eval"].items()} == {"loss": 0.4887, "perplexity": 1.63}
+
+
+def test_a_split_s_scores_after_its_word_are_that_split_s_at_the_epoch(tmp_path: Path) -> None:
+    # composed: two splits' lines of the same scores after epoch 16's records: each under its split's word, at epoch 16
+    lines = ["Epoch 16 - Batch loss: 0.0008", "Epoch 16 - Batch loss: 0.0003",
+             "Epoch 16 - Validation BLEU: BLEU-1 73.94, BLEU-2 68.33",
+             "Epoch 16 - Dev BLEU: BLEU-1 65.23, BLEU-2 60.39", "Epoch 17 - Batch loss: 0.0005"]
+    data = read_cold(tmp_path, lines)
+    assert data["training"]["loss"] == 0.0005
+    assert data["training"]["eval"] == {"validation_bleu_1": {"value": 73.94, "step": 16},
+                                        "validation_bleu_2": {"value": 68.33, "step": 16},
+                                        "dev_bleu_1": {"value": 65.23, "step": 16}, "dev_bleu_2": {"value": 60.39, "step": 16}}
