@@ -253,7 +253,7 @@ GENERIC_PARTS = {"fairseq_lua", "coco", "vertical_records", "keras_bars", "scala
                  "lost_losses", "loss_groups", "split_records", "run_time", "results_blocks", "epoch_time",
                  "marked_scores", "legends", "metric_lines", "search_trials", "throughput_timer", "lone_figures",
                  "ignite_engine", "catboost_iterations", "boosting_rounds",
-                 "episodes", "tf_estimator"}
+                 "episodes", "tf_estimator", "record_figures"}
 
 
 def format_modules() -> list[Path]:

@@ -56,6 +56,7 @@ from .bracketed_epochs import batch_record, epoch_record, is_bracketed, round_ba
 from .catboost_iterations import SET_LABEL as CATBOOST_SET_LABEL
 from .catboost_iterations import catboost_iteration
 from .classes import (
+    SCORED_WORDS,
     Kin,
     Named,
     beside,
@@ -121,7 +122,7 @@ from .interval_times import (
 )
 from .keras_bars import SampleCounts, keras_line, sample_time_note
 from .legends import MAX_LEGEND_NAMES, legend_row, spelled_out
-from .lone_figures import LOSS_NAMES, SCORED_WORDS, generation_figures, lone_figure
+from .lone_figures import LOSS_NAMES, generation_figures, lone_figure
 from .loss_groups import LossGroups, loss_groups
 from .lost_losses import lost_loss
 from .marked_scores import heading_alone, marked_scores, positioned_scores, score_under_heading

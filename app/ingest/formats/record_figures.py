@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import re
 
-from .classes import kin_of
+from .classes import NOT_LONE, SCORED_WORDS, kin_of
 from .fields import FIGURE_PART, number
 from .grammar import EVAL_WORDS, normalise
-from .lone_figures import NOT_LONE, SCORED_WORDS
 
 # The most such figures kept from one record (beyond, a table of its own that other rules read).
 RECORD_FIGURES_MAX = 4
