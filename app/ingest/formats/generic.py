@@ -2022,8 +2022,9 @@ class GenericParser(StepLines[_Line]):
             if any(r.field is Field.EVAL_LOSS for r in readings):
                 # (the validation's half of a record that names its figures as training's do: ``Val Loss: 8.65 | Token
                 # Acc: 0.0683`` after ``Train Loss: 8.66 | Token Acc: 0.0682``, the second its; record_figures.py)
-                twins = split_twins(s, unknown)
+                own_twins, twins = split_twins(s, unknown)
                 if twins:
+                    line.parts = (*line.parts, *own_twins)
                     line.named = (*line.named, *(Named(Kin.EVAL, normalise(name), value, name) for name, value in twins))
                     line.evaluation = True  # (each record prints its validation: its figures are this epoch's, even unchanged)
         if line.what == "step" and ("mem" in s or "Mem" in s or "MEM" in s or "B used" in s):
@@ -3352,8 +3353,11 @@ class GenericParser(StepLines[_Line]):
         # ``val_loss: 13.069`` its evaluation printed; pytracking's ``FPS`` its samples a second)
         read_evals = {r.value for r in readings if r.field is Field.EVAL_LOSS} | set(self._evals.values())
         read_figures = {value for _, value in line.parts}
+        # (a split's figure named as the record's own is printed: its value may equal the record's, ``Seq Acc: 0.0000`` twice)
+        twinned = {normalise(name) for name, _ in _split_twin_names(line)}
         for named in line.named:
-            if named.value in read_figures or (named.kin is Kin.EVAL and line.train):
+            if (named.value in read_figures and not (named.kin is Kin.EVAL and line.evaluation and named.name in twinned)) or (
+                    named.kin is Kin.EVAL and line.train):
                 continue  # (a record that names its stage as training: its ``test`` figures are training's)
             if named.kin is Kin.RATE:
                 rates.append(_rate_figure(named))
@@ -4405,3 +4409,12 @@ def _described_position(head: str, readings: list[Reading]) -> Reading | None:
         return None
     epoch_known = any(r.field is Field.EPOCH for r in readings)
     return Reading(Field.STEP, EPOCH_POSITION if epoch_known else "position", float(progress.group(1)), int(progress.group(2)))
+
+
+def _split_twin_names(line: _Line) -> list[tuple[str, float]]:
+    """The validation's figures a record printed under the record's own names (record_figures.split_twins), as named."""
+    if not line.evaluation or not any(name.startswith(FIGURE_PART) for name, _ in line.parts):
+        return []
+    own = {name.removeprefix(FIGURE_PART) for name, _ in line.parts}
+    return [(n.printed, n.value) for n in line.named
+            if n.kin is Kin.EVAL and " " in n.printed and n.printed.split(" ", 1)[1] in own]

@@ -111,11 +111,13 @@ def block_figure(readings_named: list[tuple[str, float]],
 _SPLIT_OPENS = re.compile(r"(?i)(?<![\w])(val|valid|validation|eval|test|dev)(?=[\s_]+[A-Za-z])")
 
 
-def split_twins(text: str, unknown: list[tuple[str, str | None, str, str | None]]) -> list[tuple[str, float]]:
+def split_twins(text: str, unknown: list[tuple[str, str | None, str, str | None]],
+                ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
     """The figures a record prints twice under one name, once for training and once after a data split's word opens its
-    second half (``Epoch 51 | Train Loss: 8.655 | Token Acc: 0.0682 | Val Loss: 8.654 | Token Acc: 0.0683``): the second
-    of each, that split's, named with the split's word as printed (``Val Token Acc``). The first stays unshown (its
-    name alone does not say whose it is, though its place does: shown by record_figures only where printed once)."""
+    second half (``Epoch 51 | Train Loss: 8.655 | Token Acc: 0.0682 | Val Loss: 8.654 | Token Acc: 0.0683``): the first
+    of each the record's own, before the split's word, as a ``figure/<name>`` part (``figure/Token Acc``), and the
+    second that split's, named with the split's word as printed (``Val Token Acc``)."""
+    own: list[tuple[str, float]] = []
     found: list[tuple[str, float]] = []
     seen: set[str] = set()
     for raw, paren, _value_text, unit in unknown:
@@ -135,10 +137,11 @@ def split_twins(text: str, unknown: list[tuple[str, str | None, str, str | None]
         words = set(normalise(name).split(" "))
         if split is None or words & (NOT_LONE | _SETTING_WORDS) or not (words & SCORED_WORDS or name.lower().endswith("accuracy")):
             continue
-        value = number(twins[1][2])
-        if value is not None:
+        first, value = number(twins[0][2]), number(twins[1][2])
+        if first is not None and value is not None:
+            own.append((FIGURE_PART + name, first))
             found.append((f"{split.group(1)} {name}", value))
-    return found[:RECORD_FIGURES_MAX]
+    return own[:RECORD_FIGURES_MAX], found[:RECORD_FIGURES_MAX]
 
 
 # An evaluation's scores said after the split they are on (``Validation BLEU: BLEU-1 73.94, BLEU-2 68.33``, ``Dev BLEU:``).
