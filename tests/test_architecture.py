@@ -255,7 +255,7 @@ GENERIC_PARTS = {"fairseq_lua", "coco", "vertical_records", "keras_bars", "scala
                  "marked_scores", "legends", "metric_lines", "search_trials", "throughput_timer", "lone_figures",
                  "ignite_engine", "catboost_iterations", "boosting_rounds",
                  "episodes", "tf_estimator", "step_evals", "loss_tables",
-                 "side_programs"}
+                 "side_programs", "record_figures"}
 
 
 def format_modules() -> list[Path]:

@@ -1656,10 +1656,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "step 121 · …", "measuring",
      # (its bare ``time:0.3849`` one step's, 121 one step on from 120 and 1 s of dates after it: as printed, no figure
      # apart; 0.3849 s x 25.979 samples/s = 10 samples, the batch)
-     {"step": 121, "loss": 0.4168, "step_seconds": 0.3849, "figures": {"samples_per_second": 25.979}}),
+     {"step": 121, "loss": 0.4168, "step_seconds": 0.3849,
+      "figures": {"samples_per_second": 25.979, "figure/batch_loss_c": 0.4013}}),  # (its other loss, by its name)
     ("generic-tensorflow-psenet-issue16-steps-0-20-seconds-per-step-examples-per-second.log", T0, "end",
      "step 20 · 70 steps/h", "training",
-     {"step": 20, "loss": 0.9095, "step_seconds": 91.93, "figures": {"samples_per_second": 0.09}}),
+     {"step": 20, "loss": 0.9095, "step_seconds": 91.93,
+      "figures": {"samples_per_second": 0.09, "figure/model loss": 0.8688}}),  # (``total loss`` the loss, ``model loss`` its part)
     # TF Estimator's ``Loss for final step: …`` (train() returned, one line a process): done, its loss the final step's
     ("generic-opennmt-tf-issue206-estimator-loss-for-final-step-three-workers-done.log", T0, "end", "done · step 6950",
      "done", {"step": 6950, "total_steps": None, "loss": 0.0007211566, "loss_note": "the final step's", "finished": True}),
@@ -2128,7 +2130,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "done · epoch 5", "done",
      {"step": 5, "loss": 0.9565292830319748, "step_seconds": None, "data": epoch(5.0), "finished": True,
       "eval": {"val_accuracy": {"value": 0.6588, "step": 5}, "val_loss": {"value": 0.9517111328125, "step": 5}},
-      "figures": {"epoch_seconds": 9.0, "run_seconds": 63.0}}),  # (``Epoch[5] Complete. Time taken: 00:00:09``, the run 1:03)
+      "figures": {"epoch_seconds": 9.0, "run_seconds": 63.0, "figure/train Accuracy": 0.6584246134020618}}),  # (``Epoch[5] Complete. Time taken: 00:00:09``, the run 1:03)
     # Ignite's examples' results lines, a pair an epoch after its full bar: epoch 5's ``Training Results … Avg loss: 0.76``
     # is the latest training loss (after the bar's ``batch loss=0.829``), its ``Validation Results`` that epoch's evaluation
     ("generic-master-thesis-results-md-ignite-training-validation-results-epochs-1-5-bars-test-results.log", T0, "end",
@@ -2206,7 +2208,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 2 · …", "measuring",
      {"step": 2, "loss": 0.09, "data": epoch(2.0),
       "eval": {"val_loss": {"value": 0.09, "step": 2}, "avg_accuracy": {"value": 0.98, "step": 2}},
-      "figures": {"epoch_seconds": 31.752297401428223}}),  # (``Epoch 2, Time Taken : 31.75…``, the engine's seconds)
+      "figures": {"epoch_seconds": 31.752297401428223, "figure/Avg accuracy": 0.97}}),  # (Training Results' own)  # (``Epoch 2, Time Taken : 31.75…``, the engine's seconds)
     # Lightning 1.x's epoch bar counting its validation on, in mlflow's MNIST example under Lightning 1.4 (939 = 860
     # training + 79 validation batches): training batch 860 of 860, its 5.73 ms (174.51 it/s) as printed there; the bar's
     # newest record 920 = 860 + 60, 00:00 left

@@ -137,14 +137,17 @@ def test_real_rsl_rl_blocks_give_the_environment_s_steps_rate_and_mean_reward(tm
     """rsl_rl's ``Learning iteration N/M`` block on three repositories: mjlab PR #1021 (``Total steps: 1608``, ``Steps
     per second: 101``, ``Mean reward: -7.91``), IsaacLab #5084 (iteration 1 of 10: 512, 1581, -4.08), and a hover task
     (issue 45: ``Computation: 46045 steps/s``, ``Mean reward: 4006.23``, no total printed): the environment's figures,
-    never the run's steps."""
+    never the run's steps; its value function's and entropy's losses beside the surrogate loss (the loss) under their
+    names (``Mean value loss: 0.4399``, ``Mean entropy loss: 41.4604``; ``Value function loss: 736518.8656``)."""
     for name, step, figures in (
         ("generic-rsl-rl-mjlab-pr1021-learning-iteration-66-of-30000-one-block.log", 66,
-         {"total/timesteps": 1608, "rate/Steps per second": 101, "reward": -7.91}),
+         {"total/timesteps": 1608, "rate/Steps per second": 101, "reward": -7.91,
+          "figure/Mean value loss": 0.4399, "figure/Mean entropy loss": 41.4604}),
         ("generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log", 1,
-         {"total/timesteps": 512, "rate/Steps per second": 1581, "reward": -4.08}),
+         {"total/timesteps": 512, "rate/Steps per second": 1581, "reward": -4.08,
+          "figure/Mean value loss": 19.6685, "figure/Mean entropy loss": 1.3166}),
         ("generic-rsl-rl-hover-issue45-learning-iteration-156025-computation-steps-s.log", 156025,
-         {"rate/Steps per second": 46045, "reward": 4006.23}),
+         {"rate/Steps per second": 46045, "reward": 4006.23, "figure/Value function loss": 736518.8656}),
     ):
         training = read(tmp_path, body(name))["training"]
         assert (training["step"], training["figures"]) == (step, figures), name

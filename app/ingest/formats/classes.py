@@ -48,6 +48,15 @@ class Kin(enum.Enum):
     TIME = "time"  # a time whose unit is not printed (vietocr's ``gpu time: 38.92`` a report): kept as printed
 
 
+# Words that make a step record's one figure no figure of the run's progress at all: a count, a size, a setting, a
+# rate, a time, memory, a running extreme (the line is read as no record).
+NOT_LONE = frozenset({"size", "bs", "count", "num", "n", "total", "lr", "time", "speed", "fps", "memory", "mem", "gpu",
+                      "samples", "tokens", "images", "len", "length", "id", "seed", "rank", "dim", "grad", "norm",
+                      "best", "min", "max", "epochs", "steps", "iters", "batches", "workers", "eta", "remaining",
+                      "elapsed", "progress", "done", "left", "lambda", "alpha", "beta", "gamma", "temperature", "eps",
+                      "epsilon", "scale", "weight", "decay", "momentum", "warmup"})
+
+
 @dataclass(frozen=True, slots=True)
 class Named:
     """One classed figure: its class, its name as printed (normalised) and its value."""

@@ -140,6 +140,7 @@ from .metric_lines import current_metric, evaluation_dict
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .prose_figures import figure_of_epoch, one_figure, prose_figure
+from .record_figures import block_figure, epoch_summary, record_figures, scores_of_split, split_twins
 from .results_blocks import REDRAWN_BAR_TAIL, ResultsBlock
 from .run_args import run_args
 from .run_clock import boosted_clock, finished_clock, value_elapsed
@@ -250,7 +251,7 @@ _SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|
 # Generator Loss: 1.1``): training figures, none of them the model's one loss.
 _SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,16}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{1,16}[ _]loss\b\s*[:=]\s*-?\d")
 # A heading alone on its line that says the records under it are an evaluation's (``Evaluation:``).
-_EVAL_HEADING = re.compile(r"(?i)^\W*(?:evaluation|evaluating|validation|validating|testing|test|eval)\W*$")
+_EVAL_HEADING = re.compile(r"(?i)^\W*(?:final\s+)?(?:evaluation|evaluating|validation|validating|testing|test|eval)(?:\s+(?:results?|metrics))?\W*$")
 # An evaluation's start said in words, the line's whole message (after a logger's `` - ``, `` : `` or an evaluator's
 # ``Name: ``): ``Evaluating...``, ``Start evaluating``, ``Running validation``, DAMO-YOLO's ``Start evaluation on
 # coco_2017_val dataset(570 images).``, YOLOX's ``Evaluate in main process...``, an epoch's (``Epoch 3 evaluation``,
@@ -612,6 +613,7 @@ class GenericParser(StepLines[_Line]):
         self._timed_epochs = False  # the log's records are its epochs' own times, one line each (no step of theirs)
         self._run_took: float | None = None  # the seconds of the engine run that completed on the line just read
         self._epoch_header: Reading | None = None  # an epoch said alone on the line above, no step read under it yet
+        self._results_block = False  # an ``Evaluation Results:`` heading was read: its figures follow, one a line
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
         self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
         self._loss_table: LossTable | None = None  # a tab-separated table of losses with no counter (loss_tables.py)
@@ -1601,6 +1603,7 @@ class GenericParser(StepLines[_Line]):
                 Reading(Field.EPOCH, "epoch", float(epoch_named.group(1)))], text=s)
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
+            self._results_block = self._last is not None and "esult" in s  # (its results, a figure a line)
             return Kind.FULL, None
         stats = s.startswith(_JSON_STATS)
         if stats:
@@ -1737,6 +1740,17 @@ class GenericParser(StepLines[_Line]):
         # (a network's loss with its parts in parentheses after its name: read apart, its parts never pairs of their own)
         groups = loss_groups(s) if "(" in s else None
         readings = _in_epoch(batch_unplaced(pairs(s if groups is None else groups.rest, unknown), s), s)
+        if self._results_block:
+            block_said = block_figure([(r.name, r.value) for r in readings], unknown)
+            self._results_block = block_said is not None
+            if isinstance(block_said, tuple):
+                # (``📊 Evaluation Results:`` then ``   Loss: 0.4887``, ``   Perplexity: 1.63``, a figure a line: that
+                # evaluation's, at the step logged before it; record_figures.py)
+                block_name, block_value = block_said
+                return Kind.FULL, _Line("tie", at, text=s, named=(Named(Kin.EVAL, normalise(block_name), block_value,
+                                                                        block_name),))
+            if block_said:
+                return Kind.FULL, None  # (a count it went through: ``Tokens: 2,982,385``)
         if not any(r.field in _ARGS_NOT for r in readings) or (
                 self._last is None and whole_echo(s) and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings)):
             # (a whole echo of the arguments before any step counts no step: EfficientDet's ``{…, 'epochs': 10, 'steps': 4,
@@ -2027,6 +2041,11 @@ class GenericParser(StepLines[_Line]):
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
+        if line.what == "epoch" and unknown and self._last is not None and (split_said := scores_of_split(s, unknown)):
+            # (``Epoch 16 - Validation BLEU: BLEU-1 73.94, …`` after epoch 16's lines: that split's scores at that epoch,
+            # named with the split's word; record_figures.py)
+            return Kind.FULL, _Line("tie", at, text=s, named=tuple(
+                Named(Kin.EVAL, normalise(name), value, name) for name, value in split_said))
         line.of_round = of_round
         if line.what == "eval" and self._on_from_last(readings):
             # (``Epoch 1 Step 30 | Loss: 2.12 | Avg Loss: 2.33 | eval_loss: 2.50`` after ``… Step 20 | Loss: 2.20 | …``:
@@ -2066,6 +2085,19 @@ class GenericParser(StepLines[_Line]):
                     Named(Kin.REWARD, "avg reward" if mean else "episode reward", figure, label or "reward"),
                     *(line.named or (n for n in beside(s, unknown=unknown) if n.kin is Kin.TIME)),
                     *episode_env_steps(unknown))
+        if (line.what == "step" and unknown and not _own_figure(line)
+                and (lossy or any(n.kin is Kin.REWARD for n in line.named))):
+            # (a record's other figures beside its loss or reward, each under its own name: Keras' CSVLogger's
+            # ``accuracy``, a second loss's ``Train L1 Loss``, an RL loop's ``Win Rate: 18.00%``; record_figures.py)
+            line.parts = (*line.parts, *record_figures(unknown, frozenset(n.value for n in line.named)))
+            if any(r.field is Field.EVAL_LOSS for r in readings):
+                # (the validation's half of a record that names its figures as training's do: ``Val Loss: 8.65 | Token
+                # Acc: 0.0683`` after ``Train Loss: 8.66 | Token Acc: 0.0682``, the second its; record_figures.py)
+                own_twins, twins = split_twins(s, unknown)
+                if twins:
+                    line.parts = (*line.parts, *own_twins)
+                    line.named = (*line.named, *(Named(Kin.EVAL, normalise(name), value, name) for name, value in twins))
+                    line.evaluation = True  # (each record prints its validation: its figures are this epoch's, even unchanged)
         if line.what == "step" and ("mem" in s or "Mem" in s or "MEM" in s or "B used" in s):
             line.named = (*line.named, *memory_figures(s))  # (``max_mem: 2372M``, ``Peak mem 2.334 GB``, as printed)  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
         if line.what == "step" and _cut(s):
@@ -2083,6 +2115,12 @@ class GenericParser(StepLines[_Line]):
             if summed is not None:
                 # the epoch's own record after the bar of its batches (the bar counted the epoch; no step of its own)
                 return Kind.FULL, _Line("epoch_loss", at, [summed], text=s)
+            if self._last is not None and self._counted_steps and ("omplete" in s or "inish" in s or "one" in s or "nded" in s):
+                summary = epoch_summary(s)
+                if summary:
+                    # (``Epoch 49 completed | Average loss: 0.0278`` after step lines: that epoch's summary, its loss no
+                    # step's; record_figures.py)
+                    return Kind.FULL, _Line("epoch_summed", at, text=s, parts=summary)
             if self._last is None and not parts and (prose_said := one_figure(text)) is not None:
                 # (the same, its name one the grammar reads: ``Policy loss: 0.12`` on its own, no step beside it)
                 return Kind.FULL, self._prose_line(prose, prose_said, at, s)
@@ -2198,6 +2236,10 @@ class GenericParser(StepLines[_Line]):
             else:
                 readings.append(Reading(Field.EVAL_LOSS, normalise(name), value))
         line = _Line("step", self._times.at, readings, text=text, loss_note=losses[0] if len(losses) == 1 else None)
+        if len(losses) > 1:
+            # (each of several a part's, shown under the name printed: ``LOSS TOK2VEC``, ``LOSS NER``)
+            line.parts = tuple((LOSS_PART + name, float(cell)) for name, cell in zip(self._dashed, cells, strict=True)
+                               if name in losses)
         line.evaluation = True  # (the row is printed when the step is evaluated: its scores are that step's)
         return line
 
@@ -2668,6 +2710,8 @@ class GenericParser(StepLines[_Line]):
             self._pass_scores(line, events)
         elif line.what == "split_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=SPLIT_RECORD_LOSS))
+        elif line.what == "epoch_summed":
+            events.append(StepFigures(at=line.at, figures=line.parts))
         elif line.what == "epoch_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=EPOCH_SUMMARY_LOSS))
             self._summary_scores(line, events)
@@ -3403,8 +3447,11 @@ class GenericParser(StepLines[_Line]):
         # ``val_loss: 13.069`` its evaluation printed; pytracking's ``FPS`` its samples a second)
         read_evals = {r.value for r in readings if r.field is Field.EVAL_LOSS} | set(self._evals.values())
         read_figures = {value for _, value in line.parts}
+        # (a split's figure named as the record's own is printed: its value may equal the record's, ``Seq Acc: 0.0000`` twice)
+        twinned = {normalise(name) for name, _ in _split_twin_names(line)}
         for named in line.named:
-            if named.value in read_figures or (named.kin is Kin.EVAL and line.train):
+            if (named.value in read_figures and not (named.kin is Kin.EVAL and line.evaluation and named.name in twinned)) or (
+                    named.kin is Kin.EVAL and line.train):
                 continue  # (a record that names its stage as training: its ``test`` figures are training's)
             if named.kin is Kin.RATE:
                 rates.append(_rate_figure(named))
@@ -3420,7 +3467,10 @@ class GenericParser(StepLines[_Line]):
                 rates.append((TIME_PART + (named.printed or named.name), named.value))
             elif named.kin is Kin.MEMORY:
                 rates.append((MEMORY_PART + named.printed, named.value))
-            elif named.kin is Kin.EVAL and named.value not in read_evals and _named_label(named, line.text) not in scored and (
+            elif named.kin is Kin.EVAL and (named.value not in read_evals or (
+                    # (a record that prints its validation each time: its figure unchanged is still this step's)
+                    line.evaluation and self._evals.get(_named_label(named, line.text)) == named.value)
+            ) and _named_label(named, line.text) not in scored and (
                     back or line.evaluation or self._evals.get(_named_label(named, line.text)) != named.value):
                 self._evals[_named_label(named, line.text)] = named.value
                 own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
@@ -4462,3 +4512,12 @@ def _described_position(head: str, readings: list[Reading]) -> Reading | None:
         return None
     epoch_known = any(r.field is Field.EPOCH for r in readings)
     return Reading(Field.STEP, EPOCH_POSITION if epoch_known else "position", float(progress.group(1)), int(progress.group(2)))
+
+
+def _split_twin_names(line: _Line) -> list[tuple[str, float]]:
+    """The validation's figures a record printed under the record's own names (record_figures.split_twins), as named."""
+    if not line.evaluation or not any(name.startswith(FIGURE_PART) for name, _ in line.parts):
+        return []
+    own = {name.removeprefix(FIGURE_PART) for name, _ in line.parts}
+    return [(n.printed, n.value) for n in line.named
+            if n.kin is Kin.EVAL and " " in n.printed and n.printed.split(" ", 1)[1] in own]

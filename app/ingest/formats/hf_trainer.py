@@ -758,7 +758,7 @@ class HfTrainerParser(EmitLines):
                 return self._closing(held, epoch)
             return self._ended_at(StageEnd(at=None, summary=summary), epoch)
         if any(k.startswith("eval_") for k in pairs):
-            results = [
+            results: list[Event] = [
                 EvalResult(at=None, name=k, value=v, step=self._step)
                 for k, v in values.items()
                 if k.startswith("eval_") and not describes_eval_run(k)

@@ -12,17 +12,10 @@ An evolutionary search's line a generation prints its fitness the same way, unde
 
 from __future__ import annotations
 
-from .classes import kin_of
+from .classes import NOT_LONE, kin_of
 from .fields import number
 from .grammar import EVAL_WORDS, SCORED_WORDS, Field, Reading, normalise
 
-# Words that make a step record's one figure no figure of the run's progress at all: a count, a size, a setting, a
-# rate, a time, memory, a running extreme (the line is read as no record).
-NOT_LONE = frozenset({"size", "bs", "count", "num", "n", "total", "lr", "time", "speed", "fps", "memory", "mem", "gpu",
-                      "samples", "tokens", "images", "len", "length", "id", "seed", "rank", "dim", "grad", "norm",
-                      "best", "min", "max", "epochs", "steps", "iters", "batches", "workers", "eta", "remaining",
-                      "elapsed", "progress", "done", "left", "lambda", "alpha", "beta", "gamma", "temperature", "eps",
-                      "epsilon", "scale", "weight", "decay", "momentum", "warmup"})
 # The names under which a step record's one figure is the loss it trains by (docs/figures.md, "A step's own figures";
 # ``loss`` itself and ``*_loss`` are the grammar's and the headed rules'): the usual letters for a loss or a cost
 # (``L``, ``J``), a named criterion (``nll``, ``ce``, ``bce``, ``xent``), a cost or an error the run minimises

@@ -905,11 +905,18 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
     lines.extend(trial_lines(named))
     # A step record's one figure under a name that is no loss's (a GAN's ``G: 0.41``, ``entropy: 2.1``, ``reward:``):
     # under that name, as printed, and said to be no loss (docs/formats.md, "A step's one figure").
-    own = [f"{part} {as_printed(value)}" for (whose, slash, part), value in named if whose == "figure" and slash]
+    # (a share printed in per cent keeps its sign: ``figure/Win Rate %`` reads ``Win Rate 18%``)
+    own = [f"{part.removesuffix(' %')} {as_printed(value)}%" if part.endswith(" %") else f"{part} {as_printed(value)}"
+           for (whose, slash, part), value in named if whose == "figure" and slash]
     if len(own) == 1:
         lines.append(f"Figure {own[0]} (as printed beside a step; not read as its loss)")
     elif own:
         lines.append("Figures " + " · ".join(own) + " (as printed beside a step; none read as its loss)")
+    # An epoch's summary after its steps (``Epoch 49 completed | Average loss: 0.0278``): that epoch's, no step's.
+    summed = [(part, value) for (whose, slash, part), value in named if whose == "summary" and slash and part != "epoch"]
+    if summed and "summary/epoch" in figures:
+        lines.append(f"Epoch {figures['summary/epoch']:g}'s summary: "
+                     + " · ".join(f"{part} {as_printed(value)}" for part, value in summed) + " (as printed)")
     # A table's figures whose header is not in the log (neupy's rows pasted without it): each by its column's place,
     # never under a name the log does not print.
     columns = [f"{part}: {as_printed(value)}" for (whose, slash, part), value in named if whose == "column" and slash]

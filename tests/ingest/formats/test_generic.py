@@ -1555,6 +1555,8 @@ def test_a_table_whose_header_a_rule_of_dash_runs_underlines() -> None:
     assert [(s.step, s.epoch, s.loss) for s in got] == [(n, 0.0, None) for n in range(0, 1001, 200)]
     evals = {e.name: e.value for e in events if isinstance(e, EvalResult) and e.step == 1000}
     assert evals == {"ents_f": 93.06, "ents_p": 92.75, "ents_r": 93.38, "score": 0.93}
+    # its two loss columns each a part's under the name printed (``0    1000    25.08   1343.08 …``), none the loss
+    assert dict(got[-1].figures) == {"loss/LOSS TOK2VEC": 25.08, "loss/LOSS NER": 1343.08}
     # composed: one pipe, one loss column: that is the loss, named as printed; a line of another kind ends the table
     table = ["E    #       LOSS TEXTCAT  CATS_SCORE  SCORE ", "---  ------  ------------  ----------  ------",
              "  1     400          3.25       71.20    0.71", "✔ Saved pipeline to output directory", "  2     600  1.0  2.0  3.0"]

@@ -333,7 +333,8 @@ def test_a_bar_s_evaluation_figures_by_their_names() -> None:
          "  max_mem: 2372M"), {"memory/max_mem M": 2372.0}),
         # mmdetection issue 8063 (open-mmlab/mmdetection): ``memory: 4090`` (no unit printed: none given); its ``time``
         (("2022-05-26 20:18:24,973 - mmdet - INFO - Epoch [3][40/86]\tlr: 5.282e-04, eta: 0:07:52, time: 0.297,"
-         " data_time: 0.005, memory: 4090, loss_rpn_cls: 0.0169, loss: 0.8668"), {"memory/memory": 4090.0}),
+         " data_time: 0.005, memory: 4090, loss_rpn_cls: 0.0169, loss: 0.8668"),
+     {"memory/memory": 4090.0, "figure/loss_rpn_cls": 0.0169}),  # (the loss's part under its name: record_figures.py)
         # mlx-examples PR 1209 (ml-explore/mlx-examples): ``Peak mem 2.334 GB``
         (("Iter 37: Train loss 0.001, Chosen reward -7.159, Rejected reward -14.403, Learning Rate 1.000e-05, It/sec"
          " 1.042, Tokens/sec 563.799, Trained Tokens 20080.0, Peak mem 2.334 GB"),

@@ -29,8 +29,10 @@ def last_step(lines: list[str]) -> TrainStep:
 
 @pytest.mark.parametrize(("lines", "step", "figures"), [
     ([line(GOTORCH, "Iteration: 10,")], 10, {"samples_per_second": 167.910267}),
-    ([line(PSENET, "step: 109,")], 109, {"samples_per_second": 3.247, "time/time": 3.0795}),
-    ([line(TF_PSENET, "Step 000010,")], 10, {"samples_per_second": 0.09}),
+    # (its other loss beside the loss, under its own name: ``batch_loss_c``; record_figures.py)
+    ([line(PSENET, "step: 109,")], 109, {"samples_per_second": 3.247, "time/time": 3.0795, "figure/batch_loss_c": 1.0}),
+    # (``total loss`` is the loss, ``model loss`` its part under its own name)
+    ([line(TF_PSENET, "Step 000010,")], 10, {"samples_per_second": 0.09, "figure/model loss": 0.9581}),
     # composed: images and tokens, named by a word or a field of their own
     (["epoch: 2, iter: 40, loss: 1.25, Speed: 812.5 images/sec"], 40, {"rate/images/sec": 812.5}),
     (["step 7 | loss 3.10 | throughput: 1523 tokens/s"], 7, {}),

@@ -206,7 +206,8 @@ def test_a_counter_s_figures_one_a_line_are_its_record(tmp_path: Path) -> None:
     lines = _em_block(0, 3, "0.12", "0.5", "12.0") + _em_block(1, 4, "0.10", "0.4", "14.0")
     data = read_cold(tmp_path, lines, dated=True)
     assert data["step"] == 4 and data["training"]["loss"] == 0.1
-    assert data["training"]["figures"] == {"reward": 14.0}
+    # (the value function's loss beside the policy's, under its own name: record_figures.py)
+    assert data["training"]["figures"] == {"reward": 14.0, "figure/Value Loss": 0.4}
     assert data["training"]["step_seconds"] == 60.0  # (counter line to counter line)
 
 
