@@ -758,7 +758,7 @@ class HfTrainerParser(EmitLines):
                 return self._closing(held, epoch)
             return self._ended_at(StageEnd(at=None, summary=summary), epoch)
         if any(k.startswith("eval_") for k in pairs):
-            results: list[Event] = [
+            results = [
                 EvalResult(at=None, name=k, value=v, step=self._step)
                 for k, v in values.items()
                 if k.startswith("eval_") and not describes_eval_run(k)
@@ -768,7 +768,8 @@ class HfTrainerParser(EmitLines):
                 # stderr), the bar's step may be past the evaluation's. Held for the next line (see _checkpoint).
                 self._late_eval = (self._lines_read, results)
                 return []
-            return results
+            evaluated: list[Event] = list(results)
+            return evaluated
         if "loss" not in pairs and "learning_rate" not in pairs:
             return []
         events: list[Event] = []
