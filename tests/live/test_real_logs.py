@@ -2786,7 +2786,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # Kipf's TF gcn: ``Optimization Finished!`` the end; its ``time= 0.08811`` printed without a unit, no dates: no step time
     ("stopself-gcn-run-readme-tf-gcn-epochs-196-200-unitless-time-optimization-finished-test-set-results.log", T0, "end",
      "done · epoch 200", "done", {"step": 200, "loss": 0.59147, "step_seconds": None, "finished": True,
-                                  "figures": {"time/time": 0.08811}}),
+                                  "figures": {"time/time": 0.08811, "figure/train_acc": 0.97143}}),
     # LeRobot's training line: its step counter printed rounded to thousands (``step:31K``), said as printed and never more
     # precise (``step`` the number it rounds); ``updt_s`` the update's time as printed, ``grdn`` the grad norm, ``epch``
     # the data set's passes; ``ep`` (episodes, ``2K``) no epoch
