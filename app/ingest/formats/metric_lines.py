@@ -38,18 +38,7 @@ def current_metric(text: str) -> list[Named] | None:
     lead = _LEAD.match(text)
     if lead is None:
         return None
-    found: list[Named] = []
-    i = lead.end()
-    while i < len(text):
-        m = _PAIR.match(text, i)
-        if m is None or m.end() == i:
-            return None  # (anything else on it: a sentence, no line of figures)
-        i = m.end()
-        value = number(m.group("value")) if m.group("value") is not None else None
-        name = m.group("name")
-        if value is not None and name.lower() not in _PACE:
-            found.append(Named(Kin.EVAL, normalise(name), value, name))
-    return found or None
+    return _entries(text, lead.end(), _PAIR)  # (anything else on it: a sentence, no line of figures)
 
 
 # ``Dev eval result: {…}``, ``eval results: {…}``, ``Validation metrics = {…}``: an evaluation named, then its dict.
@@ -64,12 +53,17 @@ def evaluation_dict(text: str) -> list[Named] | None:
     whole = _EVAL_DICT.fullmatch(text)
     if whole is None:
         return None
+    return _entries(whole.group("body"), 0, _ENTRY)  # (anything else in it: no dict of figures)
+
+
+def _entries(text: str, i: int, entry: re.Pattern[str]) -> list[Named] | None:
+    """The evaluation's figures ``entry`` reads one after the other from ``i`` to the text's end (a figure of its
+    pace, or a value that is no number, left out), or None where anything else stands between them."""
     found: list[Named] = []
-    body, i = whole.group("body"), 0
-    while i < len(body):
-        m = _ENTRY.match(body, i)
+    while i < len(text):
+        m = entry.match(text, i)
         if m is None or m.end() == i:
-            return None  # (anything else in it: no dict of figures)
+            return None
         i = m.end()
         value = number(m.group("value")) if m.group("value") is not None else None
         name = m.group("name")
