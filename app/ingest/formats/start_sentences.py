@@ -19,7 +19,8 @@ setting holds no unit of the run's length and no word that carries the sentence 
 ``Training started at 12:00 and never printed an epoch`` is prose, not a start.
 
 ``Training batch 5 begins.``, ``Start epoch 2 of training``, ``Starting epoch 3/50``: an announcement that a unit of the
-run begins is a start of training too, before any step; it records no work done (a batch that begins is not yet
+run begins (an epoch, or a step, batch or iteration where the line says it is training's: ``Step 1 of 4 started`` is
+an installer's) is a start of training too, before any step; it records no work done (a batch that begins is not yet
 trained, and whether its count starts at 0 or 1 is not said), so it never moves the position: only its plan
 (``3/50``: 50 epochs) is read.
 """
@@ -32,7 +33,8 @@ from dataclasses import dataclass
 _COUNT = r"\d{1,3}(?:,\d{3})+|\d{1,12}"
 # Decoration around the sentence: rules, arrows, stars, brackets of a banner (``==> ``, ``*** Start training ***``).
 _LEAD = re.compile(r"[\s=\-*#>~+|:\[\]]+")
-_TAIL = re.compile(r"(?:\s*(?:\.{1,3}|…|!|:|[=\-*#<~+|\]]+))+\s*$")
+# (one class repeated, never a repeat inside a repeat: a long run of rules followed by text must fail fast)
+_TAIL = re.compile(r"[\s.…!:=\-*#<~+|\]]+$")
 _VERB = r"(?:start(?:s|ing)?|begin(?:s|ning)?|launch(?:es|ing)?|commenc(?:e|es|ing))"
 _TRAINING = (r"(?:(?:the )?(?:model |network )?(?:meta[- ]?|pre-?|fine-?|re)?(?:training|train(?!\w)|tuning|finetuning)"
              r"(?: (?:loop|process|phase|run|procedure))?)")
@@ -102,7 +104,10 @@ def start_sentence(text: str) -> StartSentence | None:
         return None
     body = _stripped(text)
     begins = _UNIT_BEGINS.match(body)
-    if begins is not None and _rest(body, begins.end(), "") is not None:
+    if (begins is not None and _rest(body, begins.end(), "") is not None
+            and ("epoch" in body.lower() or _TRAINING_WORD.search(body) is not None)):
+        # (a step, a batch or an iteration that begins is any job's, ``Step 1 of 4 started`` an installer's, unless the
+        # line says it is training's; an epoch is training's own word)
         of = begins.group("of") or begins.group("of2")
         total = int(of.replace(",", "")) if of else 0
         if total > 0 and "epoch" in body.lower():

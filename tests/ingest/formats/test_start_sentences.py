@@ -190,13 +190,28 @@ DATA_LOADING = ["Loading images from ./data/train", "start index 0, end index 50
                 "Done (t=0.52s)"]
 
 
-@pytest.mark.parametrize("lines", [PIP_INSTALL, PYTEST_RUN, NGINX, DATA_LOADING, BACKUP_JOB, DOCKER_BUILD],
-                         ids=["pip-install", "pytest-run", "nginx", "data-loading", "backup-job", "docker-build"])
+INSTALLER_STEPS = ["2024-05-01 10:00:01 INFO Step 1 of 4 started", "2024-05-01 10:00:05 INFO Downloading packages from mirror"]
+ETL_BATCHES = ["2024-05-01 10:00:01 INFO Batch 1 started", "2024-05-01 10:00:05 INFO wrote 1000 rows"]
+
+
+@pytest.mark.parametrize("lines", [PIP_INSTALL, PYTEST_RUN, NGINX, DATA_LOADING, BACKUP_JOB, DOCKER_BUILD,
+                                   INSTALLER_STEPS, ETL_BATCHES],
+                         ids=["pip-install", "pytest-run", "nginx", "data-loading", "backup-job", "docker-build",
+                              "installer-steps", "etl-batches"])
 def test_logs_of_other_programs_are_no_run(lines: list[str]) -> None:
     # Composed in each program's own shape: an install, a test run whose test is named after training, a web server's
     # access and error lines with start and training in their paths and notices, a data loader's start lines, a backup
-    # job that starts with its workers and its steps, a Docker build's steps
+    # job that starts with its workers and its steps, a Docker build's steps, an installer's and a data job's steps and
+    # batches that start (no training word, no epoch: any job's)
     assert detect(lines) is None
+
+
+@pytest.mark.parametrize("rule", ["=", "-", "|", "."])
+def test_a_long_rule_before_more_text_is_no_sentence(rule: str) -> None:
+    # a banner's rule of 60 marks with text after it: no start sentence, read at once (the decoration's pattern repeats
+    # one class of marks, never a repeat inside a repeat, which would take ages on such a line)
+    assert start_sentence("Training " + rule * 60 + " [gpu0]") is None
+    assert start_sentence("Start training " + rule * 60) == StartSentence("Start training")
 
 
 @pytest.mark.parametrize(
