@@ -4143,3 +4143,15 @@ def test_a_table_of_losses_with_no_counter_is_read_as_logged_records(tmp_path: P
     assert (training["step"], training["logged_records"], training["loss"]) == (None, 3, 19.415306)
     assert training["figures"] == {"loss/score loss": 0.152088, "loss/border loss": 0.102675,
                                    "loss/direc loss": 0.045731, "loss/ctc loss": 3.822962}
+
+
+def test_a_rounded_counter_too_large_to_count_is_skipped_not_a_crash(tmp_path: Path) -> None:
+    """Hostile counters (composed): ``step:1.5e307M`` overflows a float when multiplied out, ``1e309K`` is infinite, ``nanK``
+    no number: none is a step (no crash, no step read from them); the two whole counters after them are steps 2K, 3K."""
+    lines = ["step:1.5e307M loss:2.3", "step:1e309K loss:2.2", "step:nanK loss:2.1", "step:2K loss:2.0", "step:3K loss:1.9"]
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert (data["training"]["step"], data["training"]["step_printed"], data["training"]["loss"]) == (3000, "3K", 1.9)

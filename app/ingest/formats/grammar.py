@@ -656,8 +656,8 @@ def abbreviated_count(value: str, suffix: str) -> float | None:
     """A count printed with a thousands or millions suffix (``50K``, ``2.0K``, ``1.2M``): the number it rounds; None for
     a suffix no counter of steps prints (``B``, ``G``, ``T``)."""
     figure = number(value)
-    if figure is None or figure < 0 or suffix not in ("K", "M"):
-        return None
+    if figure is None or not 0 <= figure <= 1e12 or suffix not in ("K", "M"):
+        return None  # (``1e309K``, ``nanK``: no count of steps)
     return round(figure * _SI[suffix])
 
 
