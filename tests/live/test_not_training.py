@@ -144,6 +144,23 @@ def test_a_training_script_run_again_is_a_new_run(tmp_path: Path) -> None:
     assert data["training"]["data"]["epoch"] == 1 and data["training"]["step"] == 0
 
 
+def test_a_training_that_prints_an_evaluation_s_command_goes_on(tmp_path: Path) -> None:
+    # composed: a training prints the command of the evaluation it spawns beside it, then its own steps go on: steps
+    # 300 and 400 are the training's (one a minute: 60 s a step over 100 steps, 6.0k steps/h), never an inference's
+    lines = ["2024-05-01 10:00:00 INFO epoch 0 step 100 loss 2.50", "2024-05-01 10:01:00 INFO epoch 0 step 200 loss 2.40",
+             "python eval.py --ckpt ckpt_200.pt --split val",
+             "2024-05-01 10:02:00 INFO epoch 0 step 300 loss 2.30", "2024-05-01 10:03:00 INFO epoch 0 step 400 loss 2.20"]
+    data = shown(tmp_path, lines)
+    assert data["training"]["step"] == 400 and data["training"]["loss"] == 2.2
+    assert data["status_line"].startswith("step 400 · 6.0k steps/h")
+
+
+def test_a_script_named_to_train_and_evaluate_is_a_new_run(tmp_path: Path) -> None:
+    # composed: ``train_eval.py`` (TF-Agents' scripts' name) trains: run again at the prompt, its lines are a new run's
+    data = shown(tmp_path, [*_TRAINED, "user@box:~/agents$ python train_eval.py --root_dir out", *_RUN_AGAIN])
+    assert data["training"]["data"]["epoch"] == 1 and data["training"]["step"] == 0
+
+
 # --- an evaluation's dict printed late, glued to a later bar: the checkpoint saved after it says its step -----------
 
 def _bar(n: int) -> str:

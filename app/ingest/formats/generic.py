@@ -752,7 +752,21 @@ class GenericParser(StepLines[_Line]):
                 self._side_program = program
                 return Kind.FULL, None
         if self._side_program:
-            return Kind.FULL, None
+            return self._beside_side_program(text)
+        return self._classify_text(text)
+
+    def _beside_side_program(self, text: str) -> tuple[Kind, _Line | None]:
+        """A line after an inference or evaluation script's command: its lines are not the training's, until a step
+        goes on past the training's last (the command was printed by a training that goes on: ``python eval.py …``
+        spawned beside it)."""
+        kind, line = self._classify_text(text)
+        position = _position(line.readings) if line is not None and line.what == "step" else None
+        if position is not None and self._last is not None and position.value > self._last[0]:
+            self._side_program = False
+            return kind, line
+        return Kind.FULL, None
+
+    def _classify_text(self, text: str) -> tuple[Kind, _Line | None]:
         if self._tagged.step is None and not tagged(text):
             return self._classify_piece(text)
         held, record = self._tagged.line(text)

@@ -4,8 +4,10 @@ A log copied from a terminal may go on past the training with the next command t
 (``user@host:~/models/sign$ python -u ../../tools/infer.py -m config.yaml``: PaddleRec's ``tools/infer.py`` after its
 ``tools/trainer.py``; a repository's ``eval.py``, ``test.py`` or ``predict.py`` after its ``train.py``). That program
 loads the saved checkpoints and prints lines shaped like training's (``epoch: 18, batch_id: 0, AUC: …``, its counter
-going back): none of them is the training's position, pace or figure, and the training's end stands. A command that
-runs another script (``python train.py`` again) is a new run, read as one.
+going back): none of them is the training's position, pace or figure, and the training's end stands, unless a step
+goes on past the training's last (a training that prints the command of an evaluation it spawns goes on). A command
+that runs another script (``python train.py`` again, or ``train_eval.py``: its name says it trains) is a new run, read
+as one.
 """
 
 from __future__ import annotations
@@ -26,4 +28,5 @@ def launched(text: str) -> bool | None:
     m = _COMMAND.match(text.strip()) if "python" in text[:80] else None
     if m is None:
         return None
-    return _SIDE_NAME.search(m.group(2)) is not None
+    name = m.group(2)
+    return _SIDE_NAME.search(name) is not None and "train" not in name.lower()  # (``train_eval.py`` trains)
