@@ -34,7 +34,7 @@ from .fields import NUM
 MAX_MESSAGE_CHARS = 240
 
 # Cheap test, on the lowered line: can it be a stop message at all?
-MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|epoch time|training speed|wandb|@|exit code|generat|sampling|real|total$|停|训练|保存|模型|完成|结束")
+MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|epoch time|training speed|wandb|@|exit code|generat|sampling|^\s*real\s|total$|停|训练|保存|模型|完成|结束")
 
 # Stops short of the plan: a wall-clock cap, a time limit, an early stop.
 _EARLY = re.compile(
