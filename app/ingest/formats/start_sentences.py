@@ -1,7 +1,7 @@
 """A start of training said in a sentence, the whole line: its verb, its subject, the plan it names and its settings.
 
 Scripts say that training starts in their own words, but in one grammar, whatever decoration the line carries around
-it (``==> ``, ``*** … ***``, ``----- … -----``):
+it (``==> ``, ``*** … ***``, ``----- … -----``, an emoji: ``🚀 STARTING TRAINING``), in any case:
 
 - a verb of starting and a training word (``Starting training``, ``Start train``, ``Begin fine-tuning``), or the
   training word and its verb after it (``Training started``, ``Training has begun``, ``Training begins now``);
@@ -31,10 +31,14 @@ import re
 from dataclasses import dataclass
 
 _COUNT = r"\d{1,3}(?:,\d{3})+|\d{1,12}"
-# Decoration around the sentence: rules, arrows, stars, brackets of a banner (``==> ``, ``*** Start training ***``).
-_LEAD = re.compile(r"[\s=\-*#>~+|:\[\]]+")
+# Decoration around the sentence: rules, arrows, stars, brackets of a banner (``==> ``, ``*** Start training ***``),
+# and the marks a script dresses its words in (``🚀 STARTING TRAINING``, ``⚙️ ``): the symbol blocks from the arrows
+# to the dingbats and misc. symbols and arrows (U+2190–U+2BFF), the emoji planes' pictographs (U+1F000–U+1FAFF), and the
+# variation selector and joiner an emoji is drawn with.
+_MARKS = "\u2190-\u2bff\ufe0f\u200d\U0001f000-\U0001faff"
+_LEAD = re.compile(rf"[\s=\-*#>~+|:\[\]{_MARKS}]+")
 # (one class repeated, never a repeat inside a repeat: a long run of rules followed by text must fail fast)
-_TAIL = re.compile(r"[\s.…!:=\-*#<~+|\]]+$")
+_TAIL = re.compile(rf"[\s.…!:=\-*#<~+|\]{_MARKS}]+$")
 _VERB = r"(?:start(?:s|ing)?|begin(?:s|ning)?|launch(?:es|ing)?|commenc(?:e|es|ing))"
 _TRAINING = (r"(?:(?:the )?(?:model |network )?(?:meta[- ]?|pre-?|fine-?|re)?(?:training|train(?!\w)|tuning|finetuning)"
              r"(?: (?:loop|process|phase|run|procedure))?)")

@@ -38,6 +38,10 @@ KERAS_HEADER = "startup-keras-issue8595-comment-script-prints-then-epoch-1-of-15
         ("Begin training with 8 GPUs", (None, None)),
         ("Training started", (None, None)),
         ("Start train...", (None, None)),
+        # an emoji a script dresses its words in, before or after them, and its words in capitals
+        ("🚀 STARTING TRAINING", (None, None)),
+        ("⚙️  Starting training for 3 epochs...", ("epochs", 3)),
+        ("==> 🏁 Training started 🎉", (None, None)),
         # a named method in place of the training word, with its plan
         ("Starting MAML for 20 meta epoch(s)", ("epochs", 20)),
         # a unit announced as it begins: a start, its plan only where it counts the run's epochs
@@ -72,6 +76,11 @@ def test_a_start_sentence_says_its_plan(line: str, plan: tuple[str | None, int |
         "Loading data, start index 0",
         "Starting download for 3 files",
         "Start backup for 20 steps",
+        # the same behind an emoji: still another program's, or a stage's, or prose
+        "🚀 Starting server on port 8000",
+        "✅ Training complete",
+        "🚀 Starting QLoRA fine-tuning of the tokenizer's merges",
+        "📊 Monitor training with: tensorboard --logdir runs",
     ],
 )
 def test_no_start_of_a_run(line: str) -> None:
@@ -101,6 +110,8 @@ STARTUP = ["Loading data from ./data", "Building model resnet18"]
         ("Begin training with 8 GPUs", "waiting for the first training step"),
         ("Training started", "waiting for the first training step"),
         ("Training batch 0 begins.", "waiting for the first training step"),
+        # behind python logging's prefix, an emoji and capitals
+        ("INFO:__main__:🚀 STARTING TRAINING", "waiting for the first training step"),
         # Keras' epoch header before its first bar: epoch 1 begun, no batch of it trained
         ("Epoch 1/50", "waiting for the first training step (50 epochs planned)"),
     ],
@@ -186,6 +197,10 @@ BACKUP_JOB = ["Begin backup with 4 workers", "Backup started", "Start backup for
 DOCKER_BUILD = ["Sending build context to Docker daemon  2.048kB", "Step 1/3 : FROM python:3.9", " ---> 1234abcd",
                 "Step 2/3 : RUN pip install torch", " ---> Running in 5678", 'Step 3/3 : CMD ["python", "train.py"]',
                 "Successfully built 9abc"]
+# A deploy script that dresses its lines in emoji as training scripts do, behind python logging's prefix
+EMOJI_DEPLOY = ["INFO:__main__:🚀 STARTING DEPLOYMENT", "INFO:__main__:✅ Image built successfully",
+                "INFO:__main__:📦 Pushing image to registry...", "INFO:__main__:🚀 Starting server on port 8000",
+                "INFO:__main__:✅ Service started"]
 DATA_LOADING = ["Loading images from ./data/train", "start index 0, end index 5000", "Start loading annotations...",
                 "Done (t=0.52s)"]
 
@@ -194,15 +209,15 @@ INSTALLER_STEPS = ["2024-05-01 10:00:01 INFO Step 1 of 4 started", "2024-05-01 1
 ETL_BATCHES = ["2024-05-01 10:00:01 INFO Batch 1 started", "2024-05-01 10:00:05 INFO wrote 1000 rows"]
 
 
-@pytest.mark.parametrize("lines", [PIP_INSTALL, PYTEST_RUN, NGINX, DATA_LOADING, BACKUP_JOB, DOCKER_BUILD,
+@pytest.mark.parametrize("lines", [PIP_INSTALL, PYTEST_RUN, NGINX, DATA_LOADING, BACKUP_JOB, DOCKER_BUILD, EMOJI_DEPLOY,
                                    INSTALLER_STEPS, ETL_BATCHES],
                          ids=["pip-install", "pytest-run", "nginx", "data-loading", "backup-job", "docker-build",
-                              "installer-steps", "etl-batches"])
+                              "emoji-deploy", "installer-steps", "etl-batches"])
 def test_logs_of_other_programs_are_no_run(lines: list[str]) -> None:
     # Composed in each program's own shape: an install, a test run whose test is named after training, a web server's
     # access and error lines with start and training in their paths and notices, a data loader's start lines, a backup
-    # job that starts with its workers and its steps, a Docker build's steps, an installer's and a data job's steps and
-    # batches that start (no training word, no epoch: any job's)
+    # job that starts with its workers and its steps, a Docker build's steps, a deploy script's emoji-dressed lines, an
+    # installer's and a data job's steps and batches that start (no training word, no epoch: any job's)
     assert detect(lines) is None
 
 
