@@ -69,6 +69,7 @@ def _print_once(config: Config, output: Output, at_text: str | None, log_path: P
 
     monitor = Monitor(log_path, format_name=config.format_name, demo=config.demo)
     at = parse_local_time(at_text) if at_text not in (None, "end") else None
+    monitor.dated_end = at_text == "end"
     monitor.read_once(log_path, following, until=at)
     shell_folder = shell_folder_for(config.log_path if config.log_path is not None else log_path)
     if config.shell_log_path is not None or shell_folder is not None:

@@ -12,10 +12,11 @@ cold start costs about the same on a 1 GiB log as on a 1 MiB one.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..changes import Changes
 from ..ingest.formats import STEP_FORMATS, create_parser, kind_of
@@ -41,6 +42,9 @@ from ..stats.kinds import is_step_tracker, tracker_for
 from ..stats.steps.timing import line_seconds
 from ..stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, Tracker
 from .kept import LOGGED, Kept
+
+if TYPE_CHECKING:
+    from ..stats.steps.placing import Placement
 
 # How far back a cold start reads, in log time: the rate window behind every point of the
 # hour of history, and the hour of backend errors.
@@ -269,6 +273,9 @@ class Live(Protocol):
     lines_read: int
     bad_lines_before: int  # from parsers already replaced
     kept: Kept  # for the history's recorder
+    # The log judged at its end (``once --at end``): undated lines after its last dated one are placed at that
+    # line's time, not at the file's modification time (a copy's, of a log written elsewhere).
+    dated_end: bool
 
     def last_written(self, now: float, until: float | None) -> float:
         """When the log's last line was written (never after ``now``, nor ``until``)."""
@@ -508,6 +515,8 @@ class StepBacklog(MinerBacklog):
             parser.feed(start_lines)
         if inside:
             begin_inside(parser)
+        if self.live.dated_end:
+            arrival = min(arrival, dated_end(placement))
         tracker.apply_all(facts, now)
         tracker.progress.note_arrival(placement.steps, arrival)
         count = len(placement)
@@ -524,6 +533,17 @@ class StepBacklog(MinerBacklog):
                 if logged:
                     kept_logged += [event for event in events if isinstance(event, LOGGED)]
         return kept_logged
+
+
+def dated_end(placement: Placement) -> float:
+    """The time of the log's last dated line when only lines that are no step follow it (a crash's traceback, a
+    closing message): the log's end, for a log judged at its end; else infinity (a step after it is placed back
+    from the file's time by its printed duration)."""
+    times = placement.times
+    if times is None:
+        return math.inf
+    last = next((i for i in range(len(times) - 1, -1, -1) if not math.isnan(times[i])), -1)
+    return times[last] if last >= placement.last_step and last >= 0 else math.inf
 
 
 def cold_start(

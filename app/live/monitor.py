@@ -95,6 +95,7 @@ class Monitor:
         self._watch: FormatWatch | None = None
         self.lines_read = 0
         self.bad_lines_before = 0  # from parsers already replaced
+        self.dated_end = False  # see app.live.backlog.Live
         self._tailer: Tailer | None = None
         # Passes and logged lines seen, for the history's recorder when one is attached.
         self.kept = Kept()

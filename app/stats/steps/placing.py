@@ -69,6 +69,7 @@ class Placement:
         self.anchors: Mapping[tuple[str, int], float] = {} if anchors is None else anchors
         self.previous: TrainStep | None = None  # the step before the next event, in its stage
         self.steps = 0  # the step lines added
+        self.last_step = -1  # the index of the last step line added (-1: none)
         self._not_before: float | None = None
 
     def __len__(self) -> int:
@@ -88,6 +89,7 @@ class Placement:
                 back = NAN if duration is None else duration
                 previous = event
                 steps += 1
+                self.last_step = len(seconds)
             elif isinstance(event, StepRun):
                 self.previous, self.times = previous, times
                 self.add_run(event)
@@ -122,6 +124,7 @@ class Placement:
             self.times.extend(repeat(NAN, count))
         first = line_seconds(self.previous, run.step(0))
         self.previous = run.step(count - 1)
+        self.last_step = len(seconds) + count - 1
         self.steps += count
         seconds.append(NAN if first is None else first)
         steps, step_ms = run.steps, run.step_ms
