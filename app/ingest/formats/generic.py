@@ -2661,7 +2661,7 @@ class GenericParser(StepLines[_Line]):
             said_total = int(line.readings[0].value) if line.readings else None  # (the total its start line says: banner.py)
             if said_total is not None:
                 self._total = said_total
-            events.append(RunInfo(at=None, start_step=line.starts_from, total_steps=said_total))
+            events.append(RunInfo(at=None, start_step=line.starts_from, total_steps=said_total, begins=True))
         elif line.what in ("epochs", "banner_epochs"):
             self._planned_epochs = line.readings[0].total
             if line.what == "banner_epochs" and self._last is None and self._planned_epochs:
