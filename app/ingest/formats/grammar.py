@@ -590,8 +590,8 @@ def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | No
     text = text[:MAX_RECORD_CHARS]
     if _FIGURE.search(text) is None:
         return found  # prose: no figure at all
-    if " at " in text:
-        text = _at_counter(text)
+    if " at " in text and ("tep " in text or "ter" in text or "poch " in text):
+        text = _at_counter(text)  # (a step, an iteration or an epoch after the ``at``)
     text = _GLUED_COUNTER.sub(r"\1 ", text)
     if "p." in text or "r." in text:
         text = _SHORT_COUNTER.sub(r"\1 ", text)
