@@ -418,6 +418,8 @@ class RunInfo:
     # the step training starts from, as its start line says it, with the word for its unit (``Starting training from
     # iteration 16000``: a resumed run's checkpoint), before any step
     start_step: tuple[str, int] | None = None
+    # a start of training said in words (``Starting training!``): after an end said with no step line, a run again
+    begins: bool = False
     device_count: int | None = None
     gpu_name: str | None = None
     peak_flops: float | None = None

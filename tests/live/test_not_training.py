@@ -72,6 +72,35 @@ def test_an_evaluation_s_ordinal_is_no_figure(tmp_path: Path) -> None:
         assert _evals(data) == {}, start
 
 
+def test_dl4j_s_evaluation_block_is_the_evaluation_and_its_score_the_loss_on_a_real_log(tmp_path: Path) -> None:
+    name = "generic-dl4j-houbb-lenet-mnist-score-iterations-880-930-starting-evaluation-nr-1-then-metrics.log"
+    data = shown(tmp_path, body(name), name)
+    # ScoreIterationListener's score is the loss function's value; the ``Evaluation Metrics`` banner's rows are the
+    # evaluation's (the ``# of classes`` row a count, the macro-averaging note under them no figure)
+    assert data["training"]["loss"] == 0.14243293480263844
+    assert _evals(data) == {"accuracy": 0.9856, "precision": 0.9858, "recall": 0.9853, "f1_score": 0.9855}
+    assert all(e["step"] == 930 for e in data["training"]["eval"].values())
+    assert data["state"] == "done"
+
+
+def test_an_evaluation_block_under_a_banner_of_rules(tmp_path: Path) -> None:
+    # composed in DL4J's Evaluation.stats() layout after two score lines 80 s apart: the evaluation at iteration 200,
+    # Accuracy 0.71, F1 Score 0.69; ``# of classes: 3`` is a count, the note under the rows ends the block, the
+    # confusion matrix's cells are counts
+    prefix = "[main] INFO org.deeplearning4j.optimize.listeners."
+    lines = [f"10:01:20.000 {prefix}ScoreIterationListener - Score at iteration 100 is 1.2",
+             f"10:02:40.000 {prefix}ScoreIterationListener - Score at iteration 200 is 0.9",
+             f"10:02:41.000 {prefix}EvaluativeListener - Reporting evaluation results:", "",
+             "========================Evaluation Metrics========================",
+             " # of classes:    3", " Accuracy:        0.7100", " F1 Score:        0.6900",
+             "Precision, recall & F1: macro-averaged (equally weighted avg. of 3 classes)", "",
+             "=========================Confusion Matrix=========================",
+             "   0   1   2", "------------", "  50   3   7 | 0 = 0"]
+    data = shown(tmp_path, lines)
+    assert (data["training"]["step"], data["training"]["loss"]) == (200, 0.9)
+    assert _evals(data) == {"accuracy": 0.71, "f1_score": 0.69}
+
+
 def _evals(data: dict[str, Any]) -> dict[str, float]:
     return {name: e["value"] for name, e in (data["training"]["eval"] or {}).items()}
 

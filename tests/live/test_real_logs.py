@@ -1815,7 +1815,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
     # DL4J's score lines to iteration 930, ``Starting evaluation nr. 1`` (an ordinal, no figure), the IDE's exit
     ("generic-dl4j-houbb-lenet-mnist-score-iterations-880-930-starting-evaluation-nr-1-then-metrics.log", T0, "end",
-     "done · step 930", "done", {"step": 930, "total_steps": None, "eval": None}),
+     "done · step 930", "done", {"step": 930, "total_steps": None, "loss": 0.14243293480263844,
+                                 "eval": {"accuracy": {"value": 0.9856, "step": 930},
+                                          "precision": {"value": 0.9858, "step": 930},
+                                          "recall": {"value": 0.9853, "step": 930},
+                                          "f1_score": {"value": 0.9855, "step": 930}}}),
     ("startup-spacy-issue3166-v2-cli-defaults-then-itn-table-header-no-row-yet.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
     # json.dumps(indent=2) of each epoch's metrics, one key a line: each dict read as the one record it prints, a record an
@@ -3462,7 +3466,7 @@ GENERIC_READ = {
         "step, total, loss, step time, tok/s, tokens",
     "generic-bearing-defect-readme-ga-generations-0-to-19-best-fitness-own-unit.log": "step",
     "generic-dominating-set-ga-readme-generations-1-to-23-best-fitness-best-size.log": "step",
-    "generic-dl4j-houbb-lenet-mnist-score-iterations-880-930-starting-evaluation-nr-1-then-metrics.log": "step",
+    "generic-dl4j-houbb-lenet-mnist-score-iterations-880-930-starting-evaluation-nr-1-then-metrics.log": "step, loss, eval",
     "generic-pymc-issue2162-advi-bar-then-finished-average-loss-closing.log": "step, total, loss, step time, elapsed, ETA",
     "generic-bayesian-analysis-ch8-advi-iterations-elbo-finished-closing-figure.log": "step",
     "generic-llama2c-issue461-iters-490-to-600-evaluation-save-then-its-slow-iteration.log": "step, loss, lr, step time, eval",

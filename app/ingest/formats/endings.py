@@ -3,9 +3,10 @@
 A trainer that stops itself says so, in its own words and language, and what comes after is quiet
 (or its final evaluation): a wall-clock cap or an early stop (``stopping_early: wallclock_cap …``,
 ``Early stopping triggered``, AllenNLP's ``Ran out of patience.  Stopping training.``, ``提前停止``,
-Ultralytics' ``EarlyStopping: Training stopped early …``), training complete (``Training complete.``, ``训练完成``,
+Ultralytics' ``EarlyStopping: Training stopped early …``), training complete (``Training complete.``, ``训练完成``, YOLOX's ``Training of experiment is done …``,
 Lightning's ``Trainer.fit stopped: max_steps=1000 reached``, PyTorch-Ignite's launcher's ``End of run``), its final weights saved, wandb's
-closing block (``wandb: Run summary:``, ``wandb: Synced 5 W&B file(s)``, ``View run NAME at: …``,
+closing block, or the Lightning-Hydra template's closing of its loggers once training and its test are over
+(``Closing loggers...``), (``wandb: Run summary:``, ``wandb: Synced 5 W&B file(s)``, ``View run NAME at: …``,
 ``Find logs at: …``; its opening ``View run at`` has no name; ``wandb: uploading history steps 54-54, summary``, which
 names the last step it logged), a shell prompt come back
 (``user@host:~/dir$``), an IDE's ``Process finished with exit code 0``, the shell's ``time`` reporting on the
@@ -34,7 +35,7 @@ from .fields import NUM
 MAX_MESSAGE_CHARS = 240
 
 # Cheap test, on the lowered line: can it be a stop message at all?
-MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|epoch time|training speed|wandb|@|exit code|generat|sampling|^\s*real\s|total$|停|训练|保存|模型|完成|结束")
+MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|closing|sav|epoch time|training speed|wandb|@|exit code|generat|sampling|^\s*real\s|total$|停|训练|保存|模型|完成|结束")
 
 # Stops short of the plan: a wall-clock cap, a time limit, an early stop.
 _EARLY = re.compile(
@@ -54,12 +55,16 @@ _ENDED = re.compile(
     r"(?i)^\W{0,4}(?:stopping\b.{0,80}\b(?:max[_ ]steps|max[_ ]iters?|max[_ ]epochs)\b"
     r"|(?:saved|saving) (?:the )?final (?:model|weights|adapter|adapters|lora|checkpoint)\b"
     r"|final (?:model|weights|adapter weights|adapters?|checkpoint) (?:saved|written)\b"
-    r"|training (?:is |has )?(?:complete|completed|finish|finished|done|ended|over)\b"
+    # (YOLOX's trainer names what it trained: ``Training of experiment is done and the best AP is 90.00``)
+    r"|training (?:of (?:the )?(?!(?:epoch|step|iter|batch|round|stage|phase)\w*\b)[\w-]{1,40} )?(?:is |has )?(?:complete|completed|finish|finished|done|ended|over)\b"
     # the loop's other nouns for it (pygcn and the GCN scripts after it: ``Optimization Finished!``, ``Optimization
     # finish!``; ``Fitting finished.``). (Caffe's solver's ``Optimization Done.`` is the generic reader's, with its date.)
     r"|(?:optimi[sz]ation|fitting|learning) (?:is |has )?(?:complete|completed|finish|finished|ended|over)\b"
     r"|(?:finished|done|completed) training\b|end of training\b|stopping training\b|all done[.!]*$"
     r"|end of (?:the )?run[.!]*$"  # PyTorch-Ignite's launcher, once its function has returned
+    # the task wrapper of the Lightning-Hydra template closing its loggers once training and its test are over
+    # (``Closing loggers...``; a crash is logged before it and decides)
+    r"|closing (?:the )?loggers?\b"
     r"|`?Trainer\.fit`? stopped\b|\d+ epochs? completed in\b"
     r"|(?:avg|average) (?:epoch|iteration) time\b"  # DGL's examples, once every epoch ran: ``Avg epoch time: 7.16``
     # detectron2's IterationTimer, once the loop is over (also after a failed step: a crash before it comes first)

@@ -251,6 +251,7 @@ _SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|
 # Generator Loss: 1.1``): training figures, none of them the model's one loss.
 _SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,16}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{1,16}[ _]loss\b\s*[:=]\s*-?\d")
 # A heading alone on its line that says the records under it are an evaluation's (``Evaluation:``).
+_ENDS_IN_FIGURE = re.compile(r"\d\s?%?\s*$")
 _EVAL_HEADING = re.compile(r"(?i)^\W*(?:final\s+)?(?:evaluation|evaluating|validation|validating|testing|test|eval)(?:\s+(?:results?|metrics))?\W*$")
 # An evaluation's start said in words, the line's whole message (after a logger's `` - ``, `` : `` or an evaluator's
 # ``Name: ``): ``Evaluating...``, ``Start evaluating``, ``Running validation``, DAMO-YOLO's ``Start evaluation on
@@ -1615,9 +1616,11 @@ class GenericParser(StepLines[_Line]):
             epoch_named = _EVAL_EPOCH.search(s)
             return Kind.FULL, _Line("evaluating", at, [] if epoch_named is None else [
                 Reading(Field.EPOCH, "epoch", float(epoch_named.group(1)))], text=s)
-        if len(s) <= 40 and _EVAL_HEADING.match(s):
-            self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
-            self._results_block = self._last is not None and "esult" in s  # (its results, a figure a line)
+        if (len(s) <= 40 or (s[:1] == "=" and len(s) <= 120 and len(s.strip("=")) <= 40)) and _EVAL_HEADING.match(s):
+            # ``Evaluation:`` on a line of its own, or a banner of rules (DL4J's ``=====Evaluation Metrics=====``): its
+            # figures follow (its results or metrics, a figure a line)
+            self._evaluation_next = True
+            self._results_block = self._last is not None and ("esult" in s or "etrics" in s)
             return Kind.FULL, None
         stats = s.startswith(_JSON_STATS)
         if stats:
@@ -1755,7 +1758,9 @@ class GenericParser(StepLines[_Line]):
         groups = loss_groups(s) if "(" in s else None
         readings = _in_epoch(batch_unplaced(pairs(s if groups is None else groups.rest, unknown), s), s)
         if self._results_block:
-            block_said = block_figure([(r.name, r.value) for r in readings], unknown)
+            # (a row ends in its figure: a note under the rows, DL4J's ``Precision, recall & F1: macro-averaged
+            # (equally weighted avg. of 10 classes)``, ends the block)
+            block_said = block_figure([(r.name, r.value) for r in readings], unknown) if _ENDS_IN_FIGURE.search(s) else None
             self._results_block = block_said is not None
             if isinstance(block_said, tuple):
                 # (``📊 Evaluation Results:`` then ``   Loss: 0.4887``, ``   Perplexity: 1.63``, a figure a line: that
@@ -2675,7 +2680,7 @@ class GenericParser(StepLines[_Line]):
             said_total = int(line.readings[0].value) if line.readings else None  # (the total its start line says: banner.py)
             if said_total is not None:
                 self._total = said_total
-            events.append(RunInfo(at=None, start_step=line.starts_from, total_steps=said_total))
+            events.append(RunInfo(at=None, start_step=line.starts_from, total_steps=said_total, begins=True))
         elif line.what in ("epochs", "banner_epochs"):
             self._planned_epochs = line.readings[0].total
             if line.what == "banner_epochs" and self._last is None and self._planned_epochs:

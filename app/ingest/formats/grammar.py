@@ -553,6 +553,29 @@ _SAID = re.compile(r"(?i)([A-Za-z].*?) (?:so far |now )?(?:is|was)")
 _COUNTERS = frozenset({Field.STEP, Field.EPOCH})
 
 
+# A figure named before the counter it is of, the line ending in its value (TensorFlow's word2vec tutorial's ``Average
+# loss at step 2000 :  4.37``, the Udacity notebooks' ``Minibatch loss at step 500: 1.23``, DL4J's ScoreIterationListener's
+# ``Score at iteration 930 is 0.1424``): read as the counter and the figure under its name. DL4J's listener's score is
+# its loss function's value on the minibatch (its docs: "the score (value of the loss function)"), so that name
+# before its iteration is the loss.
+_AT_COUNTER = re.compile(
+    rf"(?<![\w.])(?P<name>[A-Za-z][A-Za-z]{{0,30}}(?: [A-Za-z]{{1,30}}){{0,2}}) at (?P<counter>(?i:iteration|iter|step|epoch)) {{1,3}}"
+    rf"(?P<n>\d{{1,12}})(?: {{0,3}}[:=] {{0,3}}| is )\s*(?P<value>{NUM})\s*$")
+_LISTENER_SCORE = re.compile(r"(?i)score")
+
+
+def _at_counter(text: str) -> str:
+    """``text`` with a figure named before its counter (``Average loss at step 2000 : 4.37``) printed as a record is
+    (``step 2000, Average loss: 4.37``); as it is otherwise."""
+    m = _AT_COUNTER.search(text)
+    if m is None:
+        return text
+    name = m.group("name")
+    if _LISTENER_SCORE.fullmatch(name) and m.group("counter").lower() == "iteration":
+        name = "loss"
+    return f"{text[:m.start()]}{m.group('counter')} {m.group('n')}, {name}: {m.group('value')}"
+
+
 def said_name(raw: str) -> str:
     """A printed name without the verb that says it in prose (``val mse is`` → ``val mse``); as printed otherwise."""
     said = _SAID.fullmatch(raw.strip())
@@ -567,6 +590,8 @@ def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | No
     text = text[:MAX_RECORD_CHARS]
     if _FIGURE.search(text) is None:
         return found  # prose: no figure at all
+    if " at " in text and ("tep " in text or "ter" in text or "poch " in text):
+        text = _at_counter(text)  # (a step, an iteration or an epoch after the ``at``)
     text = _GLUED_COUNTER.sub(r"\1 ", text)
     if "p." in text or "r." in text:
         text = _SHORT_COUNTER.sub(r"\1 ", text)

@@ -86,7 +86,8 @@ def epoch_summary(text: str) -> tuple[tuple[str, float], ...]:
 
 
 # What a line under an evaluation's heading may print that is no figure of the evaluation: a count of what it went through.
-_BLOCK_COUNTS = frozenset({"tokens", "samples", "examples", "images", "batches", "steps", "num", "count", "size", "n"})
+_BLOCK_COUNTS = frozenset({"tokens", "samples", "examples", "images", "batches", "steps", "num", "count", "size", "n",
+                           "classes"})  # (DL4J's evaluation's ``# of classes:    10``)
 
 
 def block_figure(readings_named: list[tuple[str, float]],

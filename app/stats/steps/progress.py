@@ -691,6 +691,9 @@ class StepProgress:
         if event.peak_flops is not None or event.peak_flops_unknown:
             run.peak_flops = finite(event.peak_flops)
             run.peak_unknown = event.peak_flops_unknown
+        if event.begins and self._stage is None and self._ended is not None and not self._summarised:
+            # (an end said with no step line, then training said to start again: that end was the run before's)
+            self._ended = self._ended_step = None
         if event.start_step is not None and self._stage is None:
             self._start_step = event.start_step
 

@@ -128,6 +128,16 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         ("Finished [100%]: Average Loss = 1,107.6", False),
         ("Training finished. Final loss: 0.6842", False),
         ("Done! Final validation accuracy: 0.9123", False),
+        # the training word with what it trained named after it: YOLOX's trainer's ``after_train`` (its format,
+        # ``"Training of experiment is done and the best AP is {:.2f}"``, composed with another figure)
+        ("Training of experiment is done and the best AP is 47.35", False),
+        (("2023-05-01 10:00:00.000 | INFO     | yolox.core.trainer:after_train:188 - Training of experiment is done and "
+          "the best AP is 47.35"), False),
+        ("Training of the model has finished", False),
+        # the Lightning-Hydra template's task wrapper closing its loggers once training and its test are over
+        # (``close_loggers``: ``log.info("Closing loggers...")``, behind hydra's logging prefix)
+        ("Closing loggers...", False),
+        ("[2024-03-02 10:00:04,000][src.utils.utils][INFO] - Closing loggers...", False),
     ],
 )
 def test_a_stop_message_is_read_whatever_the_trainer(message: str, early: bool) -> None:
@@ -183,6 +193,11 @@ def test_a_save_of_the_model_alone_is_an_end_only_once_quiet_follows(message: st
         "real\t12m3.200s extra",
         "user\t11m50.100s",
         "Epoch 3 total",
+        # a training named by a part of it, or a logger closed mid-sentence: no end of the run
+        "Training of epoch 3 is done in 12 s",
+        "Training of epoch3 is done",
+        "Training of stage1 is done",
+        "Not closing loggers: wandb disabled",
     ],
 )
 def test_words_that_are_not_a_stop_message(message: str) -> None:
