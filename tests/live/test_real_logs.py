@@ -3150,7 +3150,7 @@ GENERIC_READ = {
     "generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log": "step, epoch, loss, elapsed",
     "generic-bot-mmorpg-ai-issue76-double-clock-epoch-batch-of-126-epoch-summary-eta.log": "step, total, epoch, loss, eval",
     "generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log": "step, epoch, loss, lr, eval",
-    "generic-demucs-issue315-solver-train-epoch-35-of-332-it-sec-valid-summary.log": "step, epoch, loss, eval",
+    "generic-demucs-issue315-solver-train-epoch-35-of-332-it-sec-valid-summary.log": "step, epoch, loss, grad norm, eval",
     "generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log":
         "step, epoch, step time, elapsed, ETA, eval",
     "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log": "step, total, epoch, eval",

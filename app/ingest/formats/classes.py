@@ -116,6 +116,9 @@ _NOT_TIMES = frozenset({"epoch", "eval", "data", "last"})  # (detectron2's ``las
 # Words that make a figure the run's running minimum or maximum so far, when they lead its name (``Min_val_loss``,
 # ``max_val_acc``): no evaluation's figure of its own.
 _EXTREMES = frozenset({"min", "max", "minimum", "maximum", "lowest", "highest"})
+# Words that make an evaluation's loss another figure than the loss it smooths (``Smoothed Validation Loss``, an EMA of
+# the evaluations' losses so far): shown under its own name beside it, never a repeat of it.
+_SMOOTHED = frozenset({"smoothed", "smooth", "ema", "running", "moving"})
 # Words that keep a figure a training one, whatever else its name says (``Train Acc``).
 _TRAINING_WORDS = frozenset({"train", "training"})
 # Words that make the number after a name the evaluation's ordinal, not its score: a count's mark (DL4J's
@@ -314,7 +317,7 @@ def beside(text: str, evaluation: bool = False,
         value = number(value_text)
         if value is None:
             continue
-        if kin is Kin.EVAL and "loss" in name and "loss" in name.split(" "):
+        if kin is Kin.EVAL and "loss" in name and "loss" in name.split(" ") and name.split(" ")[0] not in _SMOOTHED:
             continue  # (an evaluation's loss is the grammar's; one it does not name, ``val_loss valid``, is a repeat;
             # a head named after its loss is no loss: Caffe's ``loss1/top-1``, GoogLeNet's first head's top-1 accuracy)
         if kin is Kin.EVAL and name in EVAL_WORDS and value.is_integer():

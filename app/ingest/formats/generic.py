@@ -322,8 +322,8 @@ _L_LOSS = re.compile(rf"(?<![\w/])(l_[a-z]\w{{0,30}}):\s?({NUM})")
 _LTR_FPS = re.compile(r"\bFPS: (\d{1,9}(?:\.\d+)?) \(")
 # Paddle's throughput in samples (images) a second over the iterations since the line before: PaddleOCR's and PaddleX's
 # ``ips: 11.21165 samples/s`` (PaddlePaddle/PaddleOCR tools/program.py, ``total_samples / train_batch_cost``),
-# PaddleDetection's ``ips: 0.51395 images/sec``.
-_PADDLE_IPS = re.compile(r"\bips: (\d{1,9}(?:\.\d+)?) (?:samples|images)/s(?:ec)?\b")
+# PaddleDetection's ``ips: 0.51395 images/sec``, PaddleRec's ``ips: 15.94403 ins/s`` (instances: its samples).
+_PADDLE_IPS = re.compile(r"\bips: (\d{1,9}(?:\.\d+)?) (?:samples|images|ins)/s(?:ec)?\b")
 # A throughput in the data's unit, printed after the figure: named by a word (gotorch's ``throughput: 167.910267
 # samples/sec``, DeepDanbooru's ``Speed = 9.0 samples/s``) or a field of its own (PSENet.pytorch's ``step: 109, 3.247
 # samples/sec, batch_loss: …``, tensorflow_PSENet's ``…, 1.43 examples/second``): the rate of that unit, named by the unit

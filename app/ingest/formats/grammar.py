@@ -126,6 +126,9 @@ ALIASES: dict[str, Field] = {
     "gradient norm": Field.GRAD_NORM,
     "gnorm": Field.GRAD_NORM,
     "grdn": Field.GRAD_NORM,  # LeRobot's ``grdn:3.103``
+    # a loop's ``| Grad: 0.618`` beside its loss: one number a step, the norm its clipping measures (``grad_norm`` printed
+    # under a short name); a name said with more (``grad scale``, ``grad accum``) is another figure
+    "grad": Field.GRAD_NORM,
     "total grad norm": Field.GRAD_NORM,  # the norm of every parameter's gradient taken together (OLMo's ``optim/total_grad_norm``)
     "time": Field.STEP_TIME,
     "dt": Field.STEP_TIME,

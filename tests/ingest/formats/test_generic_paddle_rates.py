@@ -64,3 +64,22 @@ def test_an_ips_without_its_unit_is_no_figure() -> None:
     got = steps([("[2021/01/02 10:00:00] root INFO: epoch: [2/100], iter: 200, lr: 0.001000, loss: 4.500000, "
                   "reader_cost: 0.01000 s, batch_cost: 0.25000 s, samples: 2560, ips: 1024.00000")])
     assert got[-1].step_seconds == 0.25 and "samples_per_second" not in dict(got[-1].figures)
+
+
+# PaddlePaddle/PaddleRec issue #817 (https://github.com/PaddlePaddle/PaddleRec/issues/817), a criteo run of tools/trainer.py
+# pasted with its records run together; one record, cut where the next one's date begins. PaddleRec names its samples
+# instances: ``ips: … ins/s``.
+PADDLEREC = ("2022-07-28 08:44:26,560 - INFO - epoch: 0, batch_id: 3770, auc:0.768058,  avg_reader_cost: 0.00150 sec, "
+             "avg_batch_cost: 32.11232 sec, avg_samples: 512.00000, ips: 15.94403 ins/s")
+
+
+def test_paddlerec_s_ips_in_instances_a_second_is_its_samples_a_second() -> None:
+    last = steps([PADDLEREC])[-1]
+    assert (last.step, last.step_seconds, dict(last.figures).get("samples_per_second")) == (3770, 32.11232, 15.94403)
+
+
+def test_ips_in_a_unit_that_is_no_sample_is_not_read_as_samples() -> None:
+    # (composed: Paddle's benchmark rule lets ips be tokens a second, which are no samples)
+    composed = ("2022-07-28 08:44:26,560 - INFO - epoch: 0, batch_id: 10, loss: 2.5,  avg_reader_cost: 0.00150 sec, "
+                "avg_batch_cost: 0.5 sec, ips: 4096.0 tokens/s")
+    assert "samples_per_second" not in dict(steps([composed])[-1].figures)
