@@ -19,6 +19,7 @@ import pytest
 from app.ingest.backwards import read_backwards
 from app.live.monitor import Monitor
 from app.snapshot import to_json
+from tests.coldread import read_cold
 from tests.reallogs import body
 
 T0 = 1_800_000_000.0  # the modification time an undated log is given
@@ -4153,9 +4154,5 @@ def test_a_rounded_counter_too_large_to_count_is_skipped_not_a_crash(tmp_path: P
     """Hostile counters (composed): ``step:1.5e307M`` overflows a float when multiplied out, ``1e309K`` is infinite, ``nanK``
     no number: none is a step (no crash, no step read from them); the two whole counters after them are steps 2K, 3K."""
     lines = ["step:1.5e307M loss:2.3", "step:1e309K loss:2.2", "step:nanK loss:2.1", "step:2K loss:2.0", "step:3K loss:1.9"]
-    log = tmp_path / "train.log"
-    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    monitor = Monitor(log, clock=lambda: T0)
-    monitor.backlog(read_backwards(log))
-    data = snap(monitor, T0)
+    data = read_cold(tmp_path, lines)
     assert (data["training"]["step"], data["training"]["step_printed"], data["training"]["loss"]) == (3000, "3K", 1.9)
